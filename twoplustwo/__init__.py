@@ -2,5 +2,38 @@
 
 from __future__ import annotations
 
-__all__: list[str] = []
+# Only numpy-backed modules here: importing the package must stay cheap and
+# must never pull in the table builder.
+from .cards import RANKS, SUITS, format_card, format_cards, parse_card, parse_cards
+from .values import (
+    CATEGORIES,
+    CATEGORY_FIRST,
+    CATEGORY_LAST,
+    CODES,
+    N_VALUES,
+    HandDescription,
+    categories,
+    category_of,
+    describe,
+    value_from_code,
+)
+
+__all__ = [
+    "CATEGORIES",
+    "CATEGORY_FIRST",
+    "CATEGORY_LAST",
+    "CODES",
+    "N_VALUES",
+    "RANKS",
+    "SUITS",
+    "HandDescription",
+    "categories",
+    "category_of",
+    "describe",
+    "format_card",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+    "value_from_code",
+]
 __version__ = "0.1.0"

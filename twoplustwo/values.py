@@ -11,10 +11,19 @@ code of value ``v`` (``CODES[0] == 0`` marks the invalid value 0).
 '0x8cba98'
 >>> int(value_from_code(0x6999cc))
 7260
+
+:func:`describe` turns a value into words, :func:`categories` and
+:func:`category_of` give just the category:
+
+>>> describe(7260).description
+'Full house, jacks full of aces'
+>>> category_of(7260)
+'full_house'
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
@@ -26,6 +35,10 @@ __all__ = [
     "CATEGORY_LAST",
     "CODES",
     "N_VALUES",
+    "HandDescription",
+    "categories",
+    "category_of",
+    "describe",
     "value_from_code",
 ]
 
@@ -115,3 +128,143 @@ def value_from_code(code: int | npt.ArrayLike) -> npt.NDArray[np.uint16]:
         bad = c[~ok] if c.ndim else c
         raise ValueError(f"not a hand code: {hex(int(np.ravel(bad)[0]))}")
     return idx.astype(np.uint16)
+
+
+# Category of every value, so vectorised decoding is a single gather.
+_CATEGORY_OF_VALUE: npt.NDArray[np.uint8] = (CODES >> 20).astype(np.uint8)
+_CATEGORY_OF_VALUE.setflags(write=False)
+
+_SINGULAR = (
+    "two", "three", "four", "five", "six", "seven", "eight",
+    "nine", "ten", "jack", "queen", "king", "ace",
+)  # fmt: skip
+_PLURAL = tuple(name + ("es" if name == "six" else "s") for name in _SINGULAR)
+
+
+def _check_value(value: object) -> int:
+    # bool passes isinstance(int) but is always a caller's mistake.
+    if (
+        isinstance(value, (int, np.integer))
+        and not isinstance(value, (bool, np.bool_))
+        and 1 <= value <= N_VALUES
+    ):
+        return int(value)
+    shown = value.item() if isinstance(value, np.generic) else value
+    raise ValueError(f"hand value must be an int in 1..{N_VALUES}, got {shown!r}")
+
+
+def _and_list(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _words(category: int, r: tuple[int, ...]) -> str:
+    one, many = _SINGULAR, _PLURAL
+    if category == 8:
+        return "Royal flush" if r[0] == 12 else f"Straight flush, {one[r[0]]} high"
+    if category == 7:
+        return f"Four of a kind, {many[r[0]]}, {one[r[4]]} kicker"
+    if category == 6:
+        return f"Full house, {many[r[0]]} full of {many[r[3]]}"
+    if category == 5:
+        return "Flush, " + ", ".join(one[x] for x in r)
+    if category == 4:
+        return f"Straight, {one[r[0]]} high"
+    if category == 3:
+        return f"Three of a kind, {many[r[0]]}, {_and_list([one[x] for x in r[3:]])} kickers"
+    if category == 2:
+        return f"Two pair, {many[r[0]]} and {many[r[2]]}, {one[r[4]]} kicker"
+    if category == 1:
+        return f"Pair of {many[r[0]]}, {_and_list([one[x] for x in r[2:]])} kickers"
+    return "High card, " + ", ".join(one[x] for x in r)
+
+
+@dataclass(frozen=True)
+class HandDescription:
+    """Everything a hand value stands for; ``str()`` gives the words.
+
+    ``ranks`` are the five rank digits of ``code`` in order of significance
+    (0 = deuce .. 12 = ace), so the wheel's ace comes last: ``(3, 2, 1, 0, 12)``.
+    """
+
+    value: int
+    category: str
+    code: int
+    ranks: tuple[int, int, int, int, int]
+    cactus_kev_rank: int
+    description: str
+
+    def __str__(self) -> str:
+        return self.description
+
+
+def describe(value: int | np.integer) -> HandDescription:
+    """Decode a hand value ``1..7462`` into its category, code and words.
+
+    Wording, one form per category (ranks spelt "two" .. "ace", plurals
+    "twos", "sixes", "aces"):
+
+    - ``Royal flush`` / ``Straight flush, nine high``
+    - ``Four of a kind, aces, king kicker``
+    - ``Full house, jacks full of aces``
+    - ``Flush, ace, king, nine, seven, four``
+    - ``Straight, queen high`` (the wheel is ``Straight, five high``)
+    - ``Three of a kind, sevens, ace and king kickers``
+    - ``Two pair, nines and sixes, queen kicker``
+    - ``Pair of eights, jack, seven and five kickers``
+    - ``High card, ace, king, nine, seven, four``
+
+    >>> d = describe(int(value_from_code(0x27744a)))
+    >>> d.category, hex(d.code), d.ranks, d.cactus_kev_rank
+    ('two_pair', '0x27744a', (7, 7, 4, 4, 10), 3042)
+    >>> print(d)
+    Two pair, nines and sixes, queen kicker
+    >>> describe(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: hand value must be an int in 1..7462, got 0
+    """
+    v = _check_value(value)
+    code = int(CODES[v])
+    category = code >> 20
+    d = [(code >> shift) & 0xF for shift in (16, 12, 8, 4, 0)]
+    ranks = (d[0], d[1], d[2], d[3], d[4])
+    return HandDescription(
+        value=v,
+        category=CATEGORIES[category],
+        code=code,
+        ranks=ranks,
+        cactus_kev_rank=N_VALUES + 1 - v,
+        description=_words(category, ranks),
+    )
+
+
+def categories(values: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """Category indices (0 = high card .. 8 = straight flush) of hand values.
+
+    The result has the shape of ``values``; any value outside ``1..7462``
+    raises ``ValueError``.
+
+    >>> categories([1, 1278, 7462]).tolist()
+    [0, 1, 8]
+    >>> [CATEGORIES[c] for c in categories([5854, 7260])]
+    ['straight', 'full_house']
+    """
+    v = np.asarray(values)
+    if not np.issubdtype(v.dtype, np.integer):
+        raise ValueError(f"hand values must be integers, got dtype {v.dtype}")
+    if v.size and (v.min() < 1 or v.max() > N_VALUES):
+        # Only the error path pays for locating the culprit.
+        i = int(np.flatnonzero((v < 1) | (v > N_VALUES))[0])
+        raise ValueError(
+            f"hand values must be in 1..{N_VALUES}, got {int(v.flat[i])} at flat index {i}"
+        )
+    return _CATEGORY_OF_VALUE[v]
+
+
+def category_of(value: int | np.integer) -> str:
+    """The category name (one of :data:`CATEGORIES`) of one hand value.
+
+    >>> category_of(7462), category_of(1)
+    ('straight_flush', 'high_card')
+    """
+    return CATEGORIES[int(_CATEGORY_OF_VALUE[_check_value(value)])]

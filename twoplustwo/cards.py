@@ -1,0 +1,204 @@
+"""Cards as small ints, and their conversion to and from text.
+
+A card is an int ``0..51`` equal to ``rank * 4 + suit``: rank 0 is a deuce
+and 12 an ace; suit 0 is clubs, 1 diamonds, 2 hearts, 3 spades. So
+``card >> 2`` is the rank and ``card & 3`` the suit.
+
+Text cards are a rank (``2``-``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``,
+``A``, either case) followed by a suit (``c d h s`` in either case, or
+``♣ ♦ ♥ ♠``):
+
+>>> parse_cards("As Kd, 10♥ 2c")
+[51, 45, 34, 0]
+>>> format_cards([51, 45, 34, 0])
+'As Kd Th 2c'
+
+Every malformed input raises :class:`ValueError` naming the offending token
+and its 0-based position:
+
+>>> parse_cards("As Kd Qh Xs")
+Traceback (most recent call last):
+...
+ValueError: card 3 ('Xs'): unknown rank 'X'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "RANKS",
+    "SUITS",
+    "CardLike",
+    "format_card",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+]
+
+#: Rank characters in rank order, as :func:`format_card` writes them.
+RANKS = "23456789TJQKA"
+#: Suit characters in suit order, as :func:`format_card` writes them.
+SUITS = "cdhs"
+
+#: Anything :func:`parse_card` accepts.
+CardLike = int | np.integer | str
+
+_RANK_OF: dict[str, int] = {ch: r for r, ch in enumerate(RANKS)}
+_RANK_OF["10"] = 8
+_SUIT_OF: dict[str, int] = {ch: s for s, ch in enumerate(SUITS)}
+# Filled and outlined suit symbols are both common in pasted text.
+_SUIT_OF.update({ch: s for s, ch in enumerate("♣♦♥♠")})
+_SUIT_OF.update({ch: s for s, ch in enumerate("♧♢♡♤")})
+
+# Emoji keyboards append VARIATION SELECTOR-16 to suit symbols ("♠️").
+_VS16 = "\ufe0f"
+# A comma (with optional blanks around it) or a run of blanks separates cards;
+# two commas in a row therefore leave an empty token, which is reported.
+_SEPARATOR = re.compile(r"\s*,\s*|\s+")
+
+
+def _fail(pos: int, token: object, why: str) -> ValueError:
+    # np.int64(52) would print as "np.int64(52)"; the number is what matters.
+    shown = token.item() if isinstance(token, np.generic) else token
+    return ValueError(f"card {pos} ({shown!r}): {why}")
+
+
+def _parse_str(token: str, pos: int) -> int:
+    text = token.strip().replace(_VS16, "")
+    if not text:
+        raise _fail(pos, token, "empty token")
+    rank_len = 2 if text.startswith("10") else 1
+    rank_text, suit_text = text[:rank_len], text[rank_len:]
+    rank = _RANK_OF.get(rank_text.upper())
+    if rank is None:
+        raise _fail(pos, token, f"unknown rank {rank_text!r}")
+    if not suit_text:
+        raise _fail(pos, token, "missing suit")
+    suit = _SUIT_OF.get(suit_text.lower())
+    if suit is None:
+        raise _fail(pos, token, f"unknown suit {suit_text!r}")
+    return rank * 4 + suit
+
+
+def _parse_one(token: object, pos: int) -> int:
+    # bool is an int subclass, but True is a programming error, not card 1.
+    if isinstance(token, (bool, np.bool_)):
+        raise _fail(pos, token, "a bool is not a card")
+    if isinstance(token, (int, np.integer)):
+        if not 0 <= token <= 51:
+            raise _fail(pos, token, "out of range 0..51")
+        return int(token)
+    if isinstance(token, str):
+        return _parse_str(token, pos)
+    raise _fail(
+        pos,
+        token,
+        f"expected an int 0..51 or a string like 'As', got {type(token).__name__}",
+    )
+
+
+def parse_card(token: CardLike) -> int:
+    """Return the card ``0..51`` for one token: a card string or an int.
+
+    >>> parse_card("As"), parse_card("td"), parse_card("10♥"), parse_card("2C")
+    (51, 33, 34, 0)
+    >>> parse_card(7)
+    7
+    >>> parse_card("Ax")
+    Traceback (most recent call last):
+    ...
+    ValueError: card 0 ('Ax'): unknown suit 'x'
+    """
+    return _parse_one(token, 0)
+
+
+def _split(text: str) -> list[str]:
+    # Each separated chunk may hold several cards written back to back
+    # ("AsKd"); a rank is one character except "10", the suit is the next one.
+    text = text.replace(_VS16, "").strip()
+    if not text:
+        return []
+    tokens: list[str] = []
+    for chunk in _SEPARATOR.split(text):
+        if not chunk:
+            tokens.append(chunk)
+        i = 0
+        while i < len(chunk):
+            step = 3 if chunk.startswith("10", i) else 2
+            tokens.append(chunk[i : i + step])
+            i += step
+    return tokens
+
+
+def _from_array(arr: np.ndarray) -> list[int]:
+    if arr.ndim != 1:
+        raise ValueError(f"expected a 1-D array of cards, got {arr.ndim}-D")
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"expected an integer array of cards, got dtype {arr.dtype}")
+    bad = np.flatnonzero((arr < 0) | (arr > 51))
+    if bad.size:
+        i = int(bad[0])
+        raise _fail(i, arr[i], "out of range 0..51")
+    return [int(c) for c in arr]
+
+
+def parse_cards(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> list[int]:
+    """Parse several distinct cards into a list of ints, keeping their order.
+
+    ``cards`` is a string of cards separated by blanks and/or commas or
+    written back to back, a list or tuple mixing ints and card strings, or a
+    1-D integer numpy array.
+
+    >>> parse_cards("AsKdQh")
+    [51, 45, 42]
+    >>> parse_cards(["As", 45, "qH"])
+    [51, 45, 42]
+    >>> parse_cards("As Kd Qh Jc Kd")
+    Traceback (most recent call last):
+    ...
+    ValueError: card 4 ('Kd'): duplicate of card 1
+    """
+    tokens: Sequence[object]
+    if isinstance(cards, np.ndarray):
+        tokens = cards
+        parsed = _from_array(cards)
+    elif isinstance(cards, str) or (
+        isinstance(cards, Sequence) and not isinstance(cards, (bytes, bytearray))
+    ):
+        tokens = _split(cards) if isinstance(cards, str) else cards
+        parsed = [_parse_one(t, i) for i, t in enumerate(tokens)]
+    else:
+        raise ValueError(
+            "expected a string of cards, a list or tuple of cards, or a 1-D "
+            f"integer array, got {type(cards).__name__}"
+        )
+    first_seen: dict[int, int] = {}
+    for i, card in enumerate(parsed):
+        j = first_seen.setdefault(card, i)
+        if j != i:
+            raise _fail(i, tokens[i], f"duplicate of card {j}")
+    return parsed
+
+
+def format_card(card: CardLike) -> str:
+    """Return the two-character name of a card, e.g. ``'As'``, ``'Td'``.
+
+    >>> format_card(51), format_card(33), format_card(0)
+    ('As', 'Td', '2c')
+    """
+    c = parse_card(card)
+    return RANKS[c >> 2] + SUITS[c & 3]
+
+
+def format_cards(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> str:
+    """Return distinct cards as their names separated by single spaces.
+
+    >>> format_cards([51, 33, 0])
+    'As Td 2c'
+    """
+    return " ".join(RANKS[c >> 2] + SUITS[c & 3] for c in parse_cards(cards))
