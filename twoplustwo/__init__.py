@@ -5,6 +5,9 @@ from __future__ import annotations
 # Only numpy-backed modules here: importing the package must stay cheap and
 # must never pull in the table builder.
 from .cards import RANKS, SUITS, format_card, format_cards, parse_card, parse_cards
+from .evaluate import evaluate, evaluate_batch
+from .format import FORMAT_VERSION, TableError
+from .tables import Tables, load_tables
 from .values import (
     CATEGORIES,
     CATEGORY_FIRST,
@@ -23,15 +26,21 @@ __all__ = [
     "CATEGORY_FIRST",
     "CATEGORY_LAST",
     "CODES",
+    "FORMAT_VERSION",
     "N_VALUES",
     "RANKS",
     "SUITS",
     "HandDescription",
+    "TableError",
+    "Tables",
     "categories",
     "category_of",
     "describe",
+    "evaluate",
+    "evaluate_batch",
     "format_card",
     "format_cards",
+    "load_tables",
     "parse_card",
     "parse_cards",
     "value_from_code",

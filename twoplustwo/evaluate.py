@@ -106,18 +106,31 @@ def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> int:
     return _evaluate_parsed(w, parse_cards(cards))
 
 
+_BIT = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
+_CHECK_BLOCK = 1 << 14  # rows per block: the block's masks stay in L1/L2 cache
+
+
 def _check_batch(h: npt.NDArray[np.integer]) -> None:
     if h.size == 0:
         return
-    if h.min() < 0 or h.max() > 51:
+    if h.max() > 51 or (h.dtype.kind == "i" and h.min() < 0):
         row, col = np.argwhere((h < 0) | (h > 51))[0]
         raise ValueError(f"hand {row}, card {col}: {h[row, col]} is out of range 0..51")
-    bits = np.left_shift(np.uint64(1), h.astype(np.uint64))
-    mask = np.bitwise_or.reduce(bits, axis=1)
-    bad = np.bitwise_count(mask) != h.shape[1]
-    if bad.any():
-        row = int(np.argmax(bad))
-        raise ValueError(f"hand {row}: duplicate card in {h[row].tolist()}")
+    # One bit per card: a row with a duplicate has fewer than k bits set.
+    k = h.shape[1]
+    mask = np.empty(min(len(h), _CHECK_BLOCK), dtype=np.uint64)
+    bits = np.empty_like(mask)
+    for start in range(0, len(h), _CHECK_BLOCK):
+        block = h[start : start + _CHECK_BLOCK]
+        m, b = mask[: len(block)], bits[: len(block)]
+        np.take(_BIT, block[:, 0], out=m)
+        for j in range(1, k):
+            np.take(_BIT, block[:, j], out=b)
+            m |= b
+        bad = np.bitwise_count(m) != k
+        if bad.any():
+            row = start + int(np.argmax(bad))
+            raise ValueError(f"hand {row}: duplicate card in {h[row].tolist()}")
 
 
 def walk(
@@ -147,7 +160,7 @@ def evaluate_batch(
     but a bad hand then gives an arbitrary value. Large batches are split
     over ``threads`` (default: all cores), since ``take`` releases the GIL.
 
-    >>> evaluate_batch([[48, 49, 50, 51, 44], [0, 4, 8, 12, 48]]).tolist()
+    >>> evaluate_batch([[48, 49, 50, 51, 44], [0, 4, 8, 12, 49]]).tolist()
     [7452, 5854]
     """
     h = np.asarray(hands)
@@ -157,6 +170,8 @@ def evaluate_batch(
         raise ValueError(f"hands must be integers, got dtype {h.dtype}")
     if check:
         _check_batch(h)
+        # In range now, and one byte per card halves the walk's column reads.
+        h = h.astype(np.uint8, copy=False)
     layers = get_tables().layers(f"dag{h.shape[1]}")
     n_threads = threads or os.cpu_count() or 1
     if n_threads == 1 or len(h) < _PARALLEL_MIN:
