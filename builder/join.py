@@ -57,13 +57,17 @@ def join_layers(
     layers: list[Layer],
     carried: dict[int, npt.NDArray[np.int64]],
     progress: Callable[[int], None] | None = None,
+    *,
+    dont_care: bool = True,
 ) -> tuple[list[npt.NDArray[np.int64]], dict[int, npt.NDArray[np.int64]]]:
     """Join equivalent nodes at every depth, deepest first.
 
     ``carried[d]`` is a value each depth-``d`` node must keep (its 5- or
     6-card value). Returns the joined ``(N_d, 52)`` rows per depth, each
     entry a joined child index or, at the last depth, a hand value; and the
-    carried values re-indexed to the joined nodes.
+    carried values re-indexed to the joined nodes. With ``dont_care=False``
+    dead entries all read 0 and rows join only when equal as they stand
+    (the plain join, kept for comparison).
     """
     tables: list[npt.NDArray[np.int64]] = [np.empty(0, np.int64)] * len(layers)
     new_carried: dict[int, npt.NDArray[np.int64]] = {}
@@ -78,7 +82,7 @@ def join_layers(
             rows = np.where(dead, 0, child_map[np.where(dead, 0, layer.next)])
         extra = carried.get(d)
         fallback = extra if extra is not None else np.zeros(len(rows), np.int64)
-        rows = fill_dead(rows, dead, fallback)
+        rows = fill_dead(rows, dead, fallback) if dont_care else np.where(dead, 0, rows)
         keyed = rows if extra is None else np.concatenate([rows, extra[:, None]], axis=1)
         uniq, first, inverse = np.unique(keyed, axis=0, return_index=True, return_inverse=True)
         # Number joined nodes by first appearance so the order follows the

@@ -18,7 +18,7 @@ from twoplustwo.format import DAGS, MANIFEST, layer_role
 from .join import join_layers
 from .selfcheck import self_check
 from .states import enumerate_states, hand_values
-from .write import discard, publish, smallest_dtype, stage
+from .write import discard, new_staging, publish, smallest_dtype, stage
 
 __all__ = ["BuildReport", "build"]
 
@@ -88,12 +88,31 @@ def build(
     target = Path(target)
     report = BuildReport()
     disable = True if quiet else None  # None: tqdm shows bars only on a terminal
-    arrays: dict[str, npt.NDArray[np.int64]] = {}
-    for n in (7, 6, 5):
-        with tqdm(total=2 * n, desc=f"dag{n}", unit="layer", disable=disable, file=sys.stderr) as bar:
-            arrays.update(_build_dag(n, report, bar))
-    t0 = time.perf_counter()
-    info: dict[str, Any] = {
+    staging = new_staging(target)
+    try:
+        arrays: dict[str, npt.NDArray[np.int64]] = {}
+        for n in (7, 6, 5):
+            with tqdm(total=2 * n, desc=f"dag{n}", unit="layer", disable=disable, file=sys.stderr) as bar:
+                arrays.update(_build_dag(n, report, bar))
+        t0 = time.perf_counter()
+        stage(target, arrays, _manifest_info(report), staging)
+        report.seconds["write"] = time.perf_counter() - t0
+        report.nbytes = {k: int(v.size * smallest_dtype(v).itemsize) for k, v in arrays.items()}
+        del arrays
+        if check:
+            t0 = time.perf_counter()
+            with tqdm(total=3, desc="self-check", disable=disable, file=sys.stderr) as bar:
+                self_check(staging, sample=sample, step=lambda s: (bar.set_postfix_str(s), bar.update()))
+            report.seconds["self-check"] = time.perf_counter() - t0
+        publish(staging)
+    except BaseException:
+        discard(staging)
+        raise
+    return report
+
+
+def _manifest_info(report: BuildReport) -> dict[str, Any]:
+    return {
         **_INFO,
         "nodes": report.nodes,
         "nodes_before_join": report.nodes_before,
@@ -109,20 +128,6 @@ def build(
             },
         },
     }
-    staging = stage(target, arrays, info)
-    report.seconds["write"] = time.perf_counter() - t0
-    report.nbytes = {k: int(v.size * smallest_dtype(v).itemsize) for k, v in arrays.items()}
-    try:
-        if check:
-            t0 = time.perf_counter()
-            with tqdm(total=3, desc="self-check", disable=disable, file=sys.stderr) as bar:
-                self_check(staging, sample=sample, step=lambda s: (bar.set_postfix_str(s), bar.update()))
-            report.seconds["self-check"] = time.perf_counter() - t0
-        publish(staging)
-    except BaseException:
-        discard(staging)
-        raise
-    return report
 
 
 def tables_present(target: str | Path) -> bool:

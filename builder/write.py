@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from twoplustwo.format import FORMAT_VERSION, MANIFEST, parse_manifest
 
-__all__ = ["smallest_dtype", "stage", "publish", "discard"]
+__all__ = ["smallest_dtype", "new_staging", "stage", "publish", "discard"]
 
 _STAGE_PREFIX = ".build-"
 
@@ -77,15 +77,28 @@ def _write_npy(directory: Path, role: str, array: npt.NDArray[np.integer]) -> di
     }
 
 
-def stage(target: Path, arrays: dict[str, npt.NDArray[np.integer]], info: dict[str, Any]) -> Path:
-    """Write ``arrays`` and their manifest into a new staging directory in ``target``.
+def new_staging(target: Path) -> Path:
+    """Create an empty staging directory inside ``target`` (created if need be).
 
-    ``info`` is merged into the manifest (node counts, builder parameters).
-    Returns the staging directory, which :func:`publish` or :func:`discard`
-    must consume.
+    Doing this first makes an unwritable target fail before any work.
     """
     target.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f"{_STAGE_PREFIX}{os.getpid()}-", dir=target))
+    return Path(tempfile.mkdtemp(prefix=f"{_STAGE_PREFIX}{os.getpid()}-", dir=target))
+
+
+def stage(
+    target: Path,
+    arrays: dict[str, npt.NDArray[np.integer]],
+    info: dict[str, Any],
+    staging: Path | None = None,
+) -> Path:
+    """Write ``arrays`` and their manifest into a staging directory in ``target``.
+
+    ``info`` is merged into the manifest (node counts, builder parameters).
+    Returns the staging directory (a new one unless ``staging`` is given),
+    which :func:`publish` or :func:`discard` must consume.
+    """
+    staging = staging or new_staging(target)
     try:
         files = [_write_npy(staging, role, arrays[role]) for role in sorted(arrays)]
         manifest = {"format_version": FORMAT_VERSION, **info, "files": files}

@@ -1,0 +1,203 @@
+"""The builder: node counts, determinism, joins, atomic publishing, self-check."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from builder import pipeline
+from builder.join import fill_dead, join_layers
+from builder.selfcheck import SelfCheckError, self_check
+from builder.states import enumerate_states, hand_values
+from builder.write import discard, publish, smallest_dtype, stage
+from twoplustwo.format import MANIFEST
+from twoplustwo.tables import default_path, load_tables
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def dag7_layers():
+    return enumerate_states(7)
+
+
+@pytest.fixture(scope="module")
+def built():
+    return load_tables(default_path())
+
+
+def _carried(layers):
+    return {d: hand_values(layers[d].states).astype(np.int64) for d in (5, 6)}
+
+
+def test_small_dag_node_counts():
+    assert [len(x.states) for x in enumerate_states(5)] == [1, 52, 403, 1599, 4680]
+    assert [len(x.states) for x in enumerate_states(6)] == [1, 52, 1326, 5655, 19552, 48503]
+
+
+def test_dag7_counts_match_the_careful_reference(dag7_layers):
+    # The issue's reference: a careful build with exact joins reaches
+    # 1 / 52 / 1,326 / 22,100 / 84,448 / 152,607 / 285,548 nodes.
+    assert [len(x.states) for x in dag7_layers] == [1, 52, 1326, 22100, 84448, 152607, 290667]
+    tables, _ = join_layers(dag7_layers, _carried(dag7_layers), dont_care=False)
+    assert [len(t) for t in tables] == [1, 52, 1326, 22100, 84448, 152607, 285548]
+
+
+def test_dont_care_join_is_smaller_and_deterministic(dag7_layers, built):
+    tables, values = join_layers(dag7_layers, _carried(dag7_layers))
+    counts = [len(t) for t in tables]
+    assert counts == built.nodes["dag7"]
+    assert counts[6] < 285548
+    # Under the issue's 83,745,584 bytes for the plain join's seven layers.
+    assert sum(t.size * smallest_dtype(t).itemsize for t in tables) < 83_745_584 - 500_000
+    # Byte for byte what the published build holds: a second build is identical.
+    for k, t in enumerate(tables, start=1):
+        np.testing.assert_array_equal(np.asarray(built.arrays[f"dag7/layer{k}"]), t.ravel())
+    for d in (5, 6):
+        np.testing.assert_array_equal(np.asarray(built.arrays[f"dag7/value{d}"]), values[d])
+
+
+def test_small_dags_rebuild_identically(built):
+    for n in (5, 6):
+        tables, _ = join_layers(enumerate_states(n), {})
+        for k, t in enumerate(tables, start=1):
+            np.testing.assert_array_equal(np.asarray(built.arrays[f"dag{n}/layer{k}"]), t.ravel())
+
+
+def test_fill_dead_takes_the_same_rank_in_a_live_suit():
+    rows = np.arange(52, dtype=np.int64)[None, :] + 100
+    dead = np.zeros((1, 52), bool)
+    dead[0, 0] = True  # 2c dead: takes 2d's entry
+    dead[0, [48, 49, 50, 51]] = True  # every ace dead: takes the fallback
+    out = fill_dead(rows, dead, np.array([7]))
+    assert out[0, 0] == 101
+    assert list(out[0, 48:]) == [7, 7, 7, 7]
+    assert (out[0, 1:48] == rows[0, 1:48]).all()
+
+
+def test_manifest_describes_the_build(built):
+    m = built.manifest
+    assert m["nodes_before_join"]["dag7"] == [1, 52, 1326, 22100, 84448, 152607, 290667]
+    assert m["nodes"]["dag5"] == [1, 52, 403, 1599, 4680]
+    for f in m["files"]:
+        arr = built.arrays[f["role"]]
+        top = int(np.asarray(arr).max())
+        # The smallest unsigned dtype that holds the entries.
+        assert np.dtype(f["dtype"]) == smallest_dtype(np.array([top]))
+        assert f["offset"] % 64 == 0
+    assert int(np.asarray(built.arrays["dag7/layer7"]).max()) == 7462
+
+
+def _hardlink_copy(src: Path, dst: Path) -> Path:
+    dst.mkdir()
+    for p in src.iterdir():
+        if p.is_file() and (p.suffix == ".npy" or p.name == MANIFEST):
+            os.link(p, dst / p.name)
+    return dst
+
+
+def test_staging_is_invisible_until_published(tmp_path, built):
+    target = _hardlink_copy(built.path, tmp_path / "t")
+    before = (target / MANIFEST).read_text()
+    arrays = {f["role"]: np.asarray(built.arrays[f["role"]]) for f in built.manifest["files"]}
+    info = {k: built.manifest[k] for k in ("nodes", "nodes_before_join")}
+    staging = stage(target, arrays, info)
+    assert (target / MANIFEST).read_text() == before
+    assert staging.parent == target and staging.name.startswith(".build-")
+    discard(staging)
+    assert not staging.exists()
+    assert (target / MANIFEST).read_text() == before
+    staging = stage(target, arrays, info)
+    publish(staging)
+    assert not staging.exists()
+    load_tables(target, verify=True)
+    assert sorted(p.name for p in target.glob("*.npy")) == sorted(f["name"] for f in built.manifest["files"])
+
+
+def test_failed_self_check_publishes_nothing(tmp_path, built, monkeypatch):
+    target = _hardlink_copy(built.path, tmp_path / "t")
+    before = (target / MANIFEST).read_text()
+
+    def reuse(n, report, bar):
+        # Skip the slow enumeration: hand back the built arrays, one entry wrong.
+        arrays = {f["role"]: np.asarray(built.arrays[f["role"]]).copy()
+                  for f in built.manifest["files"] if f["role"].startswith(f"dag{n}/")}
+        report.nodes[f"dag{n}"] = built.nodes[f"dag{n}"]
+        report.nodes_before[f"dag{n}"] = built.manifest["nodes_before_join"][f"dag{n}"]
+        if n == 5:
+            # The entry 2c 3c 4c 5c 6d takes: a six-high straight becomes something else.
+            node = 0
+            for k, card in enumerate([0, 4, 8, 12], start=1):
+                node = int(arrays[f"dag5/layer{k}"][node * 52 + card])
+            arrays["dag5/layer5"][node * 52 + 17] ^= 1
+        return arrays
+
+    monkeypatch.setattr(pipeline, "_build_dag", reuse)
+    with pytest.raises(SelfCheckError, match="dag5, all 5-card hands: 1.* hands differ"):
+        pipeline.build(target, quiet=True)
+    assert (target / MANIFEST).read_text() == before
+    assert not list(target.glob(".build-*"))
+    load_tables(target, verify=True)
+
+
+def test_self_check_passes_on_the_published_tables(built):
+    self_check(built.path, sample=100_000)
+
+
+def _build_cmd(target: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "builder", "--out", str(target), "--quiet", *extra]
+
+
+def test_kill_9_mid_build_leaves_previous_tables(tmp_path, built):
+    target = _hardlink_copy(built.path, tmp_path / "t")
+    before = (target / MANIFEST).read_text()
+    for delay in (2.0, 9.0):
+        proc = subprocess.Popen(_build_cmd(target), cwd=ROOT)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        assert (target / MANIFEST).read_text() == before
+        load_tables(target, verify=True)
+    # The next build clears what the killed ones left behind.
+    subprocess.run(_build_cmd(target, "--no-check"), cwd=ROOT, check=True)
+    assert not list(target.glob(".build-*"))
+    assert (target / MANIFEST).read_text() == before
+    load_tables(target, verify=True)
+
+
+def test_two_concurrent_builds_end_with_one_verified_set(tmp_path):
+    target = tmp_path / "t"
+    procs = [subprocess.Popen(_build_cmd(target, "--no-check"), cwd=ROOT) for _ in range(2)]
+    assert [p.wait() for p in procs] == [0, 0]
+    t = load_tables(target, verify=True)
+    listed = {f["name"] for f in t.manifest["files"]}
+    assert {p.name for p in target.glob("*.npy")} == listed
+    assert not list(target.glob(".build-*"))
+
+
+def test_if_missing_skips_existing_tables(built):
+    out = subprocess.run(
+        [sys.executable, "-m", "builder", "--out", str(built.path), "--if-missing"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    assert "tables present" in out.stderr
+
+
+def test_unwritable_target_is_a_clear_error(tmp_path):
+    if os.geteuid() == 0:
+        target = Path("/proc/twoplustwo-tables")  # not creatable even for root
+    else:
+        target = tmp_path / "ro"
+        target.mkdir()
+        target.chmod(0o500)
+    out = subprocess.run(_build_cmd(target, "--no-check"), cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 1
+    assert out.stderr.startswith("build failed:")
+    assert len(out.stderr.strip().splitlines()) == 1
