@@ -12,6 +12,13 @@ each with the entry of the same rank in another suit makes rows that differ
 only where one of them is dead come out equal, so they join too: a made
 flush with a sixth suited card, say, behaves like the same flush with an
 off-suit card, and only the held suited card is dead in one of them.
+
+No single fill serves every pair, though: 2c 4c 5c 6c 8c 9c and
+3c 4c 5c 6c 8c 9c agree everywhere both are live, but each one's dead card
+must read the other's six-high straight flush. A second pass finds such
+rows by hashing, per suit, everything outside that suit (where the dead
+entries of most rows lie), and joins the rows of a bucket that agree on
+every entry live in both.
 """
 
 from __future__ import annotations
@@ -53,6 +60,76 @@ def fill_dead(
     return out
 
 
+def _compatible_pairs(
+    rows: npt.NDArray[np.int64], dead: npt.NDArray[np.bool_], extra: npt.NDArray[np.int64] | None
+) -> list[tuple[int, int]]:
+    """Pairs of rows that agree wherever both are live, among rows whose dead entries share a suit.
+
+    Rows are bucketed by everything outside that suit (and the carried
+    value); within a bucket only the suit's 13 entries are compared, all
+    pairs at once, one offset between bucket members at a time.
+    """
+    n = len(rows)
+    suit_dead = dead.reshape(n, 13, 4).any(axis=1)
+    found: set[tuple[int, int]] = set()
+    for s in range(4):
+        cand = np.flatnonzero(~np.delete(suit_dead, s, axis=1).any(axis=1))
+        on = np.arange(s, 52, 4)
+        key = rows[np.ix_(cand, np.setdiff1d(np.arange(52), on))]
+        if extra is not None:
+            key = np.concatenate([key, extra[cand, None]], axis=1)
+        _, bucket, counts = np.unique(key, axis=0, return_inverse=True, return_counts=True)
+        bucket = bucket.ravel()
+        order = np.argsort(bucket, kind="stable")
+        bucket, members = bucket[order], cand[order]
+        for k in range(1, int(counts.max())):
+            same = bucket[k:] == bucket[:-k]
+            i, j = members[:-k][same], members[k:][same]
+            ok = ((rows[i][:, on] == rows[j][:, on]) | dead[i][:, on] | dead[j][:, on]).all(axis=1)
+            ok &= (dead[i] != dead[j]).any(axis=1)  # equal rows were joined already
+            found.update(zip(i[ok].tolist(), j[ok].tolist()))
+    return sorted(found)
+
+
+def _join_compatible(
+    rows: npt.NDArray[np.int64], dead: npt.NDArray[np.bool_], extra: npt.NDArray[np.int64] | None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Group rows that agree wherever both are live; return (group of each row, rows).
+
+    Compatibility is not transitive, so each pair joins only when the two
+    groups it would join still agree. Returned rows take, at each entry
+    dead in their own row, the live entry of another member of their group.
+    """
+    n = len(rows)
+    parent = np.arange(n)
+    merged: dict[int, tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]] = {}
+    for a, b in _compatible_pairs(rows, dead, extra):
+        ra, rb = _find(parent, a), _find(parent, b)
+        if ra == rb:
+            continue
+        row_a, dead_a = merged.get(ra, (rows[ra], dead[ra]))
+        row_b, dead_b = merged.get(rb, (rows[rb], dead[rb]))
+        both = ~dead_a & ~dead_b
+        if not np.array_equal(row_a[both], row_b[both]):
+            continue
+        root, other = min(ra, rb), max(ra, rb)
+        parent[other] = root
+        merged.pop(other, None)
+        merged[root] = (np.where(dead_a, row_b, row_a), dead_a & dead_b)
+    group = np.array([_find(parent, i) for i in range(n)])
+    out = rows.copy()
+    for root, (row, _) in merged.items():
+        out[group == root] = row
+    return group, out
+
+
+def _find(parent: npt.NDArray[np.int64], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = int(parent[i])
+    return i
+
+
 def join_layers(
     layers: list[Layer],
     carried: dict[int, npt.NDArray[np.int64]],
@@ -74,7 +151,8 @@ def join_layers(
     child_map: npt.NDArray[np.int64] | None = None
     for layer in reversed(layers):
         d = layer.depth
-        if child_map is None:
+        last = child_map is None
+        if last:
             dead = layer.next == 0
             rows = layer.next
         else:
@@ -84,13 +162,27 @@ def join_layers(
         fallback = extra if extra is not None else np.zeros(len(rows), np.int64)
         rows = fill_dead(rows, dead, fallback) if dont_care else np.where(dead, 0, rows)
         keyed = rows if extra is None else np.concatenate([rows, extra[:, None]], axis=1)
-        uniq, first, inverse = np.unique(keyed, axis=0, return_index=True, return_inverse=True)
+        _, first, inverse = np.unique(keyed, axis=0, return_index=True, return_inverse=True)
+        inverse = inverse.ravel()
+        if dont_care and last:
+            # Only the last layer has such pairs (every one of them made
+            # flushes); higher up, the pass would cost far more than it joins.
+            # A joined row is dead only where every member is.
+            live = np.zeros((len(first), 52), dtype=bool)
+            i, c = np.nonzero(~dead)
+            live[inverse[i], c] = True
+            group, joined_rows = _join_compatible(rows[first], ~live, None if extra is None else extra[first])
+            rows = joined_rows[group][inverse]
+            # Group ids are indices into ``first``; a group's first member is its smallest row index.
+            roots, inverse = np.unique(group[inverse], return_inverse=True)
+            first = np.full(len(roots), len(rows))
+            np.minimum.at(first, inverse, np.arange(len(rows)))
         # Number joined nodes by first appearance so the order follows the
         # canonical enumeration, not the row contents.
         order = np.argsort(first, kind="stable")
         rank = np.empty_like(order)
         rank[order] = np.arange(len(order))
-        child_map = rank[inverse.ravel()]
+        child_map = rank[inverse]
         tables[d] = rows[first[order]]
         if extra is not None:
             new_carried[d] = extra[first[order]]

@@ -124,7 +124,8 @@ def _manifest_info(report: BuildReport) -> dict[str, Any]:
                 "least k + 5 - n cards; after five of a suit the others are dropped",
                 "leaf_oracle": "builder.oracles.signature",
                 "join": "bottom-up row hashing at every depth; dead entries filled from "
-                "the same rank in another suit",
+                "the same rank in another suit; on the last layer, rows that agree "
+                "wherever both are live are joined too",
             },
         },
     }

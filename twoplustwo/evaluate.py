@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .cards import CardLike, parse_cards
-from .tables import Tables, get_tables
+from .tables import Tables, get_tables, on_clear
 
 __all__ = ["evaluate", "evaluate_batch", "walk"]
 
@@ -49,6 +49,15 @@ class _Walker:
 
 _walker: _Walker | None = None
 _walker_lock = threading.Lock()
+_BITS = tuple(1 << i for i in range(52)) + (0,) * 52
+
+
+def _forget_walker() -> None:
+    global _walker
+    _walker = None
+
+
+on_clear(_forget_walker)
 
 
 def _get_walker() -> _Walker:
@@ -88,16 +97,27 @@ def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> int:
     """
     w = _walker or _get_walker()
     if (type(cards) is tuple or type(cards) is list) and len(cards) == 7:
-        # The hot path: seven ints, checked with one bit per card. A
-        # negative card fails the shift, one above 51 sets a high bit, a
-        # duplicate lowers the popcount; anything odd takes the slow path,
-        # which names the problem.
+        # The hot path: seven ints, checked with one bit per card from a
+        # table. Cards 52..103 and -52..-1 (negative indices wrap) read 0,
+        # so a bad card, like a duplicate, leaves fewer than 7 bits set;
+        # anything else fails the lookup. Both fall through to the slow
+        # path, which names the problem. bool is an int subclass, hence
+        # the type checks.
         try:
             a, b, c, d, e, f, g = cards
-            m = 1 << a | 1 << b | 1 << c | 1 << d | 1 << e | 1 << f | 1 << g
-        except (TypeError, ValueError):
+            m = _BITS[a] | _BITS[b] | _BITS[c] | _BITS[d] | _BITS[e] | _BITS[f] | _BITS[g]
+        except (TypeError, IndexError):
             m = 0
-        if m.bit_count() == 7 and not m >> 52:
+        if (
+            m.bit_count() == 7
+            and type(a) is int
+            and type(b) is int
+            and type(c) is int
+            and type(d) is int
+            and type(e) is int
+            and type(f) is int
+            and type(g) is int
+        ):
             return w.l7[
                 w.l6[w.l5[w.l4[w.l3[w.l2[w.l1[a] * 52 + b] * 52 + c] * 52 + d] * 52 + e] * 52 + f]
                 * 52
@@ -110,12 +130,23 @@ _BIT = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
 _CHECK_BLOCK = 1 << 14  # rows per block: the block's masks stay in L1/L2 cache
 
 
+def _first_bad_row(h: npt.NDArray[np.integer]) -> ValueError:
+    """The error for the first row that is out of range or holds a duplicate."""
+    out = (h < 0) | (h > 51)
+    s = np.sort(np.where(out, -1, h), axis=1)
+    dup = (s[:, 1:] == s[:, :-1]).any(axis=1)
+    row = int(np.argmax(out.any(axis=1) | dup))
+    if out[row].any():
+        col = int(np.argmax(out[row]))
+        return ValueError(f"hand {row}, card {col}: {h[row, col]} is out of range 0..51")
+    return ValueError(f"hand {row}: duplicate card in {h[row].tolist()}")
+
+
 def _check_batch(h: npt.NDArray[np.integer]) -> None:
     if h.size == 0:
         return
     if h.max() > 51 or (h.dtype.kind == "i" and h.min() < 0):
-        row, col = np.argwhere((h < 0) | (h > 51))[0]
-        raise ValueError(f"hand {row}, card {col}: {h[row, col]} is out of range 0..51")
+        raise _first_bad_row(h)
     # One bit per card: a row with a duplicate has fewer than k bits set.
     k = h.shape[1]
     mask = np.empty(min(len(h), _CHECK_BLOCK), dtype=np.uint64)
@@ -127,15 +158,21 @@ def _check_batch(h: npt.NDArray[np.integer]) -> None:
         for j in range(1, k):
             np.take(_BIT, block[:, j], out=b)
             m |= b
-        bad = np.bitwise_count(m) != k
-        if bad.any():
-            row = start + int(np.argmax(bad))
-            raise ValueError(f"hand {row}: duplicate card in {h[row].tolist()}")
+        if (np.bitwise_count(m) != k).any():
+            raise _first_bad_row(h)
 
 
 def walk(
     layers: list[npt.NDArray[np.unsignedinteger]], h: npt.NDArray[np.integer]
 ) -> npt.NDArray[np.unsignedinteger]:
+    """Walk each row of ``h`` down ``layers``: the last layer's entries (no checks).
+
+    >>> from twoplustwo.tables import get_tables
+    >>> walk(get_tables().layers("dag5"), np.array([[51, 47, 43, 39, 35]])).tolist()
+    [7462]
+    """
+    if not np.can_cast(h.dtype, np.intp):
+        h = h.astype(np.intp)
     node = layers[0][h[:, 0]].astype(np.intp)
     for j, layer in enumerate(layers[1:], start=1):
         node *= 52

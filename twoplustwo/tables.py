@@ -19,14 +19,14 @@ import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import numpy.typing as npt
 
 from .format import DAGS, MANIFEST, TableError, layer_role, parse_manifest
 
-__all__ = ["Tables", "TableError", "default_path", "load_tables", "get_tables"]
+__all__ = ["Tables", "TableError", "clear_cache", "default_path", "get_tables", "load_tables", "on_clear"]
 
 ENV_VAR = "TWOPLUSTWO_TABLES"
 
@@ -165,6 +165,21 @@ def load_tables(
 
 _lock = threading.Lock()
 _cached: Tables | None = None
+_on_clear: list[Callable[[], None]] = []
+
+
+def on_clear(callback: Callable[[], None]) -> None:
+    """Call ``callback`` whenever :func:`clear_cache` runs (for caches built on the tables)."""
+    _on_clear.append(callback)
+
+
+def clear_cache() -> None:
+    """Forget the default tables, so the next use loads them again (say after a rebuild)."""
+    global _cached
+    with _lock:
+        _cached = None
+        for callback in _on_clear:
+            callback()
 
 
 def get_tables() -> Tables:
