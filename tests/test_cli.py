@@ -1,0 +1,406 @@
+"""The ``twoplustwo`` command: run in-process through ``main`` and once as ``python -m twoplustwo``."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import twoplustwo.tables as tables_module
+from twoplustwo.cli import best_five, main, parse_hand
+from twoplustwo.format import MANIFEST
+from twoplustwo.tables import ENV_VAR, default_path
+
+evaluate_module = importlib.import_module("twoplustwo.evaluate")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_error_line(code: int, out: str, err: str) -> str:
+    assert code != 0
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("twoplustwo: error: ")
+    assert "Traceback" not in err
+    return lines[0]
+
+
+@pytest.fixture
+def use_tables(monkeypatch: pytest.MonkeyPatch) -> object:
+    """Point the default tables at a directory, forgetting what was loaded."""
+
+    def use(path: Path) -> None:
+        monkeypatch.setenv(ENV_VAR, str(path))
+        monkeypatch.setattr(tables_module, "_cached", None)
+        monkeypatch.setattr(evaluate_module, "_walker", None)
+
+    return use
+
+
+def linked_copy(tmp_path: Path) -> Path:
+    """The table set as symlinks, with a real copy of the manifest."""
+    dst = tmp_path / "tables"
+    shutil.copytree(
+        default_path().resolve(), dst, copy_function=os.symlink, ignore=shutil.ignore_patterns(".*")
+    )
+    m = dst / MANIFEST
+    text = m.read_text()
+    m.unlink()
+    m.write_text(text)
+    return dst
+
+
+# ------------------------------------------------------------------------ eval
+
+
+def test_eval_royal_flush(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["eval", "As Ks Qs Js Ts 2c 3d"], capsys)
+    assert (code, err) == (0, "")
+    fields = {line[:12].strip(): line[13:] for line in out.splitlines()}
+    assert fields["value"] == "7462"
+    assert fields["category"] == "straight_flush"
+    assert fields["code"] == "0x8cba98"
+    assert fields["description"] == "Royal flush"
+    assert fields["best five"] == "As Ks Qs Js Ts"
+    assert fields["hand"] == "As Ks Qs Js Ts 2c 3d"
+
+
+def test_eval_separate_words_one_string_and_ints_agree(capsys: pytest.CaptureFixture[str]) -> None:
+    _, one, _ = run(["eval", "As Kd 7h 7c 2s 3d 9c"], capsys)
+    _, many, _ = run(["eval", "As", "Kd", "7h", "7c", "2s", "3d", "9c"], capsys)
+    _, packed, _ = run(["eval", "AsKd7h7c2s3d9c"], capsys)
+    _, ints, _ = run(["eval", "51", "45", "22", "20", "3", "5", "28"], capsys)
+    assert one == many == packed == ints
+    assert "Pair of sevens, ace, king and nine kickers" in one
+    assert "best five    As Kd 7h 7c 9c" in one
+
+
+@pytest.mark.parametrize(
+    ("cards", "value", "category", "best"),
+    [
+        ("7c 5d 4h 3s 2c", 1, "high_card", "7c 5d 4h 3s 2c"),
+        ("Ac 2d 3h 4s 5c 6d", 5855, "straight", "2d 3h 4s 5c 6d"),
+        ("Kc Kd Kh 7s 7c 7d 2h", 7278, "full_house", "Kc Kd Kh 7s 7c"),
+    ],
+)
+def test_eval_json(capsys: pytest.CaptureFixture[str], cards: str, value: int, category: str, best: str) -> None:
+    code, out, err = run(["eval", "--json", cards], capsys)
+    assert (code, err) == (0, "")
+    doc = json.loads(out)
+    assert doc["value"] == value
+    assert doc["category"] == category
+    assert doc["best_five"] == best.split()
+    assert doc["cards"] == cards.split()
+    assert doc["code"].startswith("0x") and len(doc["code"]) == 8
+    assert doc["description"]
+
+
+def test_best_five_has_the_hand_value() -> None:
+    from twoplustwo.evaluate import evaluate
+
+    hand = parse_hand(["2h 5h 9h Th Jh Qc Ks"])
+    five = best_five(hand)
+    assert len(five) == 5 and set(five) <= set(hand)
+    assert evaluate(five) == evaluate(hand)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["eval", "As Kd Qh Jc Xs"], "unknown rank 'X'"),
+        (["eval", "As Kd Qh Jc Tx"], "unknown suit 'x'"),
+        (["eval", "As Kd Qh Jc As"], "duplicate of card 0"),
+        (["eval", "As Kd Qh Jc"], "got 4"),
+        (["eval", "As Kd Qh Jc Ts 9s 8s 7s"], "got 8"),
+        (["eval", "51", "51", "1", "2", "3"], "duplicate"),
+        (["eval", "51", "52", "1", "2", "3"], "out of range"),
+        (["eval"], "required"),
+        ([], "required"),
+        (["shuffle"], "invalid choice"),
+        (["eval", "--bogus", "As Kd Qh Jc Ts"], "unrecognized arguments"),
+        (["enumerate", "-n", "4"], "invalid choice"),
+        (["enumerate", "--dead", "Zz"], "unknown rank"),
+        (["enumerate", "--include", "As", "--dead", "As"], "As is in both"),
+    ],
+    ids=lambda a: " ".join(a) if isinstance(a, list) else None,
+)
+def test_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    line = assert_one_error_line(*run(args, capsys))
+    assert message in line
+    assert main(args) == 2
+
+
+# ------------------------------------------------------------ info and verify
+
+
+def test_info(capsys: pytest.CaptureFixture[str]) -> None:
+    from twoplustwo.tables import get_tables
+
+    code, out, err = run(["info"], capsys)
+    assert (code, err) == (0, "")
+    t = get_tables()
+    assert str(t.path.resolve()) in out
+    assert "format version  1" in out
+    for dag, counts in t.nodes.items():
+        assert f"{dag}  " + " ".join(map(str, counts)) in out
+    assert f"{t.nbytes:,}" in out
+    assert "load time" in out and " ms" in out
+    for f in t.manifest["files"]:
+        assert f["name"] in out and f["role"] in out
+
+
+def test_verify(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["verify"], capsys)
+    assert (code, err) == (0, "")
+    assert out.startswith("ok ")
+    assert "sha256" in out and "7-card category counts" in out
+
+
+def test_verify_finds_a_flipped_byte(capsys: pytest.CaptureFixture[str], tmp_path: Path, use_tables: object) -> None:
+    copy = linked_copy(tmp_path)
+    m = json.loads((copy / MANIFEST).read_text())
+    name = next(f["name"] for f in m["files"] if f["role"] == "dag5/layer3")
+    data = bytearray((copy / name).read_bytes())
+    (copy / name).unlink()  # a real copy, never a write through the symlink
+    data[-1] ^= 0x80
+    (copy / name).write_bytes(bytes(data))
+    use_tables(copy)  # type: ignore[operator]
+    line = assert_one_error_line(*run(["verify"], capsys))
+    assert name in line and "sha256" in line
+    assert main(["verify"]) == 1
+
+
+@pytest.mark.parametrize("args", [["eval", "As Ks Qs Js Ts"], ["info"], ["verify"]])
+def test_missing_tables_exit_1(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, use_tables: object, args: list[str]
+) -> None:
+    use_tables(tmp_path / "empty")  # type: ignore[operator]
+    line = assert_one_error_line(*run(args, capsys))
+    assert "no tables at" in line and "twoplustwo build" in line
+    assert main(args) == 1
+
+
+def test_damaged_manifest_exit_1(capsys: pytest.CaptureFixture[str], tmp_path: Path, use_tables: object) -> None:
+    copy = linked_copy(tmp_path)
+    (copy / MANIFEST).write_text('{"format_version": 2}')
+    use_tables(copy)  # type: ignore[operator]
+    line = assert_one_error_line(*run(["info"], capsys))
+    assert "format version 2" in line
+
+
+# ------------------------------------------------------------------- build
+
+
+def test_build_delegates_to_the_builder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import builder.__main__
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr(builder.__main__, "main", lambda argv: seen.append(argv) or 0)
+    assert main(["build", "--out", str(tmp_path), "--quiet", "--no-check"]) == 0
+    assert main(["build"]) == 0
+    assert seen == [["--out", str(tmp_path), "--quiet", "--no-check"], []]
+
+
+def test_build_exit_code_is_the_builders(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builder.__main__
+
+    monkeypatch.setattr(builder.__main__, "main", lambda argv: 1)
+    assert main(["build", "--quiet"]) == 1
+
+
+# ------------------------------------------------- enumerate, equity, bundles
+
+
+def _histogram_takes(option: str) -> bool:
+    from twoplustwo.exhaustive import histogram
+
+    return option in inspect.signature(histogram).parameters
+
+
+def test_enumerate_five_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["enumerate", "-n", "5"], capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[1].split() == ["category", "hands", "probability"]
+    rows = {line.split()[0]: line.split()[1:] for line in lines[2:]}
+    assert rows["straight_flush"] == ["40", "0.000015390772"]
+    assert rows["four_of_a_kind"] == ["624", "0.000240096038"]
+    assert rows["high_card"] == ["1,302,540", "0.501177394035"]
+    assert rows["total"] == ["2,598,960", "1.000000000000"]
+    assert "distinct values: 7,462" in out
+
+
+def test_enumerate_seven_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["enumerate"], capsys)
+    assert code == 0
+    assert "41,584" in out and "133,784,560" in out and "distinct values: 4,824" in out
+
+
+def test_enumerate_with_include_and_dead(capsys: pytest.CaptureFixture[str]) -> None:
+    if not (_histogram_takes("include") and _histogram_takes("dead")):
+        pytest.skip("histogram() does not take include/dead yet")
+    code, out, err = run(["enumerate", "-n", "5", "--include", "As Ks Qs Js", "--dead", "Ts"], capsys)
+    assert (code, err) == (0, "")
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[2:]}
+    # 47 fifth cards: the 8 spades 2s..9s make a flush (no royal: Ts is dead),
+    # the other three tens a straight, the 12 other aces..jacks a pair, 24 nothing.
+    assert rows["total"][0] == "47"
+    assert rows["straight_flush"][0] == "0"
+    assert rows["flush"][0] == "8"
+    assert rows["straight"][0] == "3"
+    assert rows["pair"][0] == "12"
+    assert rows["high_card"][0] == "24"
+    assert rows["four_of_a_kind"] == ["0", "0.000000000000"]
+    assert "include: As Ks Qs Js; dead: Ts" in out
+
+
+def test_equity(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("twoplustwo.equity")
+    # The published heads-up figure: AsAh against KdKc before the flop.
+    code, out, err = run(["equity", "AsAh", "KdKc"], capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "board: none; dead: none"
+    assert lines[1].split() == ["hand", "win", "%", "tie", "%", "equity", "%", "wins", "ties", "boards"]
+    aces, kings = (line.split() for line in lines[2:4])
+    assert aces[:2] == ["As", "Ah"] and kings[:2] == ["Kd", "Kc"]
+    assert aces[5:] == ["1,388,072", "6,538", "1,712,304"]
+    assert kings[5:] == ["317,694", "6,538", "1,712,304"]
+    assert aces[2] == f"{100 * 1_388_072 / 1_712_304:.3f}"
+    assert float(aces[4]) + float(kings[4]) == pytest.approx(100, abs=0.002)
+
+
+def test_equity_with_a_board(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("twoplustwo.equity")
+    code, out, _ = run(["equity", "AsAh", "KsKh", "--board", "2c 7d 9s"], capsys)
+    assert code == 0
+    aces, kings = (line.split() for line in out.splitlines()[2:4])
+    assert aces[-1] == kings[-1] == "990"  # C(45, 2) turns and rivers
+
+
+def test_equity_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("twoplustwo.equity")
+    line = assert_one_error_line(*run(["equity", "AsAh", "AsKh"], capsys))
+    assert "As" in line
+
+
+def test_install_tables_missing_bundle(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("twoplustwo.bundle")
+    code, out, err = run(["install-tables", str(tmp_path / "no-such.bundle"), "--to", str(tmp_path / "t")], capsys)
+    assert_one_error_line(code, out, err)
+
+
+def test_equity_table_with_a_stub(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # Checks the handler's parsing and layout whatever state twoplustwo.equity is in.
+    calls: list[tuple[object, ...]] = []
+
+    def equity(hands: list[list[int]], board: object = (), dead: object = ()) -> list[SimpleNamespace]:
+        calls.append((hands, board, dead))
+        return [
+            SimpleNamespace(boards=990, wins=800, ties=10, win=800 / 990, tie=10 / 990, equity=805 / 990),
+            SimpleNamespace(boards=990, wins=180, ties=10, win=180 / 990, tie=10 / 990, equity=185 / 990),
+        ]
+
+    monkeypatch.setitem(sys.modules, "twoplustwo.equity", SimpleNamespace(equity=equity))
+    code, out, err = run(["equity", "AsAh", "Ks Kh", "--board", "2c 7d", "--board", "9s", "--dead", "3c"], capsys)
+    assert (code, err) == (0, "")
+    assert calls == [([[51, 50], [47, 46]], [0, 21, 31], [4])]
+    lines = out.splitlines()
+    assert lines[0] == "board: 2c 7d 9s; dead: 3c"
+    assert lines[2].split() == ["As", "Ah", "80.808", "1.010", "81.313", "800", "10", "990"]
+    assert lines[3].split() == ["Ks", "Kh", "18.182", "1.010", "18.687", "180", "10", "990"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["equity", "AsAh", "AsKh"], "As is in both hand 1 and hand 2"),
+        (["equity", "AsAh", "KsKh", "--board", "Ah"], "Ah is in both hand 1 and the board"),
+        (["equity", "AsAh", "KsKh", "--dead", "Ks"], "Ks is in both hand 2 and the dead cards"),
+        (["equity", "AsAx", "KsKh"], "unknown suit 'x'"),
+    ],
+)
+def test_equity_overlapping_cards(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
+) -> None:
+    monkeypatch.setitem(sys.modules, "twoplustwo.equity", SimpleNamespace(equity=lambda *a, **k: []))
+    line = assert_one_error_line(*run(args, capsys))
+    assert message in line
+
+
+def test_enumerate_passes_include_and_dead(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import twoplustwo.exhaustive as exhaustive
+
+    real = exhaustive.histogram
+    seen: list[dict[str, object]] = []
+
+    def histogram(n: int, **options: object) -> object:
+        seen.append({"n": n, **options})
+        return real(n)
+
+    monkeypatch.setattr(exhaustive, "histogram", histogram)
+    assert run(["enumerate", "-n", "6", "--include", "AsKs", "--dead", "2c", "--dead", "3c 4c"], capsys)[0] == 0
+    assert seen == [{"n": 6, "include": [51, 47], "dead": [0, 4, 8]}]
+
+
+def test_install_tables_with_a_stub(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    def install_bundle(bundle: str, to: Path | None = None) -> Path:
+        if bundle == "bad":
+            raise ValueError("bad: not a twoplustwo bundle")
+        return to or tmp_path
+
+    monkeypatch.setitem(sys.modules, "twoplustwo.bundle", SimpleNamespace(install_bundle=install_bundle))
+    code, out, err = run(["install-tables", "x.bundle", "--to", str(tmp_path / "t")], capsys)
+    assert (code, err) == (0, "")
+    assert out == f"tables installed to {tmp_path / 't'}\n"
+    line = assert_one_error_line(*run(["install-tables", "bad"], capsys))
+    assert line == "twoplustwo: error: bad: not a twoplustwo bundle"
+
+
+# -------------------------------------------------------------- misc and -m
+
+
+def test_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    assert "eval" in capsys.readouterr().out
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("twoplustwo ")
+
+
+def _python_m(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return subprocess.run(
+        [sys.executable, "-m", "twoplustwo", *args], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120
+    )
+
+
+def test_python_m_eval() -> None:
+    p = _python_m("eval", "As", "Ks", "Qs", "Js", "Ts", "2c", "3d")
+    assert p.returncode == 0, p.stderr
+    assert "7462" in p.stdout and "straight_flush" in p.stdout and "Royal flush" in p.stdout
+
+
+def test_python_m_bad_input() -> None:
+    p = _python_m("eval", "As Ks Qs Js Xs")
+    assert p.returncode == 2
+    assert p.stdout == ""
+    assert p.stderr.splitlines() == ["twoplustwo: error: card 4 ('Xs'): unknown rank 'X'"]

@@ -1,0 +1,321 @@
+"""Damaged, missing and misdescribed tables: every defect is a TableError that says where and what.
+
+Each test works on a copy of the real table set under ``tmp_path`` in which
+every file is a symlink to the original, except the manifest (small, always
+a real copy) and the one file a test damages, which :func:`own` first turns
+into a real copy, so the shared tables are never written.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import twoplustwo.tables as tables_module
+from twoplustwo.evaluate import evaluate
+from twoplustwo.format import MANIFEST, TableError
+from twoplustwo.tables import ENV_VAR, default_path, get_tables, load_tables
+
+# The package re-exports the function under the module's name.
+evaluate_module = importlib.import_module("twoplustwo.evaluate")
+
+SOURCE = default_path()
+
+# A small array, so that owning a real copy of it is cheap.
+SMALL_ROLE = "dag5/layer3"
+
+
+def _file_of(manifest: dict[str, Any], role: str) -> dict[str, Any]:
+    return next(f for f in manifest["files"] if f["role"] == role)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _source_loads() -> None:
+    if not (SOURCE / MANIFEST).is_file():
+        pytest.skip(f"no tables at {SOURCE}: run `python -m builder`")
+
+
+@pytest.fixture
+def copy(tmp_path: Path) -> Path:
+    """A loadable copy of the table set: symlinks, plus a real manifest."""
+    dst = tmp_path / "tables"
+    shutil.copytree(
+        SOURCE.resolve(), dst, copy_function=os.symlink, ignore=shutil.ignore_patterns(".*")
+    )
+    own(dst / MANIFEST)
+    return dst
+
+
+def own(path: Path) -> Path:
+    """Replace a symlink by a real copy of its target, so writes stay local."""
+    data = path.read_bytes()
+    path.unlink()
+    path.write_bytes(data)
+    return path
+
+
+def manifest(root: Path) -> dict[str, Any]:
+    return json.loads((root / MANIFEST).read_text())
+
+
+def edit_manifest(root: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    m = manifest(root)
+    change(m)
+    (root / MANIFEST).write_text(json.dumps(m, indent=2))
+
+
+def small_file(root: Path) -> Path:
+    return own(root / _file_of(manifest(root), SMALL_ROLE)["name"])
+
+
+def test_copy_loads_and_leaves_the_source_alone(copy: Path) -> None:
+    t = load_tables(copy, verify=True)
+    assert t.path == copy
+    assert sorted(t.arrays) == sorted(f["role"] for f in t.manifest["files"])
+    assert os.path.islink(copy / _file_of(t.manifest, "dag7/layer7")["name"])
+
+
+# ------------------------------------------------------------- damaged arrays
+
+
+def test_truncated_array(copy: Path) -> None:
+    p = small_file(copy)
+    with open(p, "r+b") as f:
+        f.truncate(p.stat().st_size - 2)
+    with pytest.raises(TableError, match=rf"{p.name}.*truncated or padded"):
+        load_tables(copy)
+
+
+def test_padded_array(copy: Path) -> None:
+    p = small_file(copy)
+    with open(p, "ab") as f:
+        f.write(b"\0" * 16)
+    with pytest.raises(TableError, match=rf"{p.name}.*truncated or padded"):
+        load_tables(copy)
+
+
+def test_flipped_byte_is_found_by_verify(copy: Path) -> None:
+    p = small_file(copy)
+    data = bytearray(p.read_bytes())
+    data[-100] ^= 0x01  # in the array data, past the header
+    p.write_bytes(bytes(data))
+    t = load_tables(copy)  # sizes and headers are fine: only hashing notices
+    with pytest.raises(TableError, match=rf"{p.name}.*sha256"):
+        t.verify()
+    with pytest.raises(TableError, match=rf"{p.name}.*sha256"):
+        load_tables(copy, verify=True)
+
+
+def test_damaged_npy_header(copy: Path) -> None:
+    p = small_file(copy)
+    data = bytearray(p.read_bytes())
+    data[:6] = b"NOTNPY"
+    p.write_bytes(bytes(data))
+    with pytest.raises(TableError, match=rf"{p.name}.*not a readable \.npy file"):
+        load_tables(copy)
+
+
+def test_missing_array_file(copy: Path) -> None:
+    name = _file_of(manifest(copy), "dag7/layer4")["name"]
+    (copy / name).unlink()
+    with pytest.raises(TableError, match=rf"{name}: missing .*dag7/layer4"):
+        load_tables(copy)
+
+
+# ---------------------------------------------------------------- the manifest
+
+
+def test_missing_manifest_says_how_to_build(copy: Path) -> None:
+    (copy / MANIFEST).unlink()
+    with pytest.raises(TableError) as e:
+        load_tables(copy)
+    assert MANIFEST in str(e.value) and str(copy) in str(e.value)
+    assert "twoplustwo build" in str(e.value)
+
+
+def test_missing_directory(tmp_path: Path) -> None:
+    with pytest.raises(TableError, match=r"no tables at .*nowhere.*build"):
+        load_tables(tmp_path / "nowhere")
+
+
+@pytest.mark.parametrize("text", ["{", "", "not json", '{"format_version": 1,}'])
+def test_malformed_json(copy: Path, text: str) -> None:
+    (copy / MANIFEST).write_text(text)
+    with pytest.raises(TableError, match=rf"{MANIFEST}: not valid JSON"):
+        load_tables(copy)
+
+
+def test_manifest_not_an_object(copy: Path) -> None:
+    (copy / MANIFEST).write_text("[1, 2]")
+    with pytest.raises(TableError, match=rf"{MANIFEST}: expected a JSON object"):
+        load_tables(copy)
+
+
+@pytest.mark.parametrize("version", [2, 0, "1", None])
+def test_unknown_format_version(copy: Path, version: object) -> None:
+    edit_manifest(copy, lambda m: m.update(format_version=version))
+    with pytest.raises(TableError, match=rf"{MANIFEST}: format version {version!r}.*reads version 1"):
+        load_tables(copy)
+
+
+def test_format_version_missing(copy: Path) -> None:
+    edit_manifest(copy, lambda m: m.pop("format_version"))
+    with pytest.raises(TableError, match="format version None"):
+        load_tables(copy)
+
+
+def test_dtype_disagrees_with_file(copy: Path) -> None:
+    # "<u4" is a valid table dtype, but the file holds "<u2".
+    name = _file_of(manifest(copy), SMALL_ROLE)["name"]
+    edit_manifest(copy, lambda m: _file_of(m, SMALL_ROLE).update(dtype="<u4"))
+    with pytest.raises(TableError, match=rf"{name}: header says dtype <u2 .*manifest says dtype <u4"):
+        load_tables(copy)
+
+
+@pytest.mark.parametrize("dtype", ["<f8", "<i2", ">u2", "uint16", 2])
+def test_unsupported_dtype(copy: Path, dtype: object) -> None:
+    edit_manifest(copy, lambda m: _file_of(m, SMALL_ROLE).update(dtype=dtype))
+    with pytest.raises(TableError, match=rf"{SMALL_ROLE}: unsupported dtype"):
+        load_tables(copy)
+
+
+def test_shape_disagrees_with_node_counts(copy: Path) -> None:
+    def change(m: dict[str, Any]) -> None:
+        f = _file_of(m, SMALL_ROLE)
+        f["shape"] = [f["shape"][0] + 52]
+
+    edit_manifest(copy, change)
+    with pytest.raises(TableError, match=rf"{SMALL_ROLE} has \d+ entries, expected \d+"):
+        load_tables(copy)
+
+
+def test_shape_and_nodes_disagree_with_file(copy: Path) -> None:
+    # Consistent within the manifest, so only the file's header can tell.
+    name = _file_of(manifest(copy), "dag5/layer5")["name"]
+
+    def change(m: dict[str, Any]) -> None:
+        m["nodes"]["dag5"][4] += 1
+        _file_of(m, "dag5/layer5")["shape"][0] += 52
+
+    edit_manifest(copy, change)
+    with pytest.raises(TableError, match=rf"{name}: header says .* shape \[243360\].*manifest says .*shape \[243412\]"):
+        load_tables(copy)
+
+
+@pytest.mark.parametrize("shape", [[], [1, 2], 52, "52", [52.0]])
+def test_malformed_shape(copy: Path, shape: object) -> None:
+    edit_manifest(copy, lambda m: _file_of(m, SMALL_ROLE).update(shape=shape))
+    with pytest.raises(TableError, match=rf"{SMALL_ROLE}: shape must be \[length\]"):
+        load_tables(copy)
+
+
+def test_missing_role(copy: Path) -> None:
+    edit_manifest(copy, lambda m: m["files"].remove(_file_of(m, "dag6/layer2")))
+    with pytest.raises(TableError, match=r"missing roles \['dag6/layer2'\]"):
+        load_tables(copy)
+
+
+def test_unknown_role(copy: Path) -> None:
+    edit_manifest(copy, lambda m: _file_of(m, SMALL_ROLE).update(role="dag5/layer9"))
+    with pytest.raises(TableError, match=r"unknown role 'dag5/layer9'"):
+        load_tables(copy)
+
+
+def test_role_twice(copy: Path) -> None:
+    edit_manifest(copy, lambda m: _file_of(m, "dag6/layer2").update(role=SMALL_ROLE))
+    with pytest.raises(TableError, match=rf"role '{SMALL_ROLE}' appears twice"):
+        load_tables(copy)
+
+
+@pytest.mark.parametrize("name", ["../manifest.json", "sub/x.npy", "/etc/passwd", ""])
+def test_file_name_with_a_path(copy: Path, name: str) -> None:
+    edit_manifest(copy, lambda m: _file_of(m, SMALL_ROLE).update(name=name))
+    with pytest.raises(TableError, match=rf"{SMALL_ROLE}: file name .* must be a plain file name"):
+        load_tables(copy)
+
+
+def test_file_entry_missing_a_key(copy: Path) -> None:
+    edit_manifest(copy, lambda m: _file_of(m, SMALL_ROLE).pop("sha256"))
+    with pytest.raises(TableError, match=r"files\[\d+\] must have keys"):
+        load_tables(copy)
+
+
+def test_nbytes_wrong(copy: Path) -> None:
+    name = _file_of(manifest(copy), SMALL_ROLE)["name"]
+    edit_manifest(copy, lambda m: _file_of(m, SMALL_ROLE).update(nbytes=12))
+    with pytest.raises(TableError, match=rf"{name}: \d+ bytes, expected \d+"):
+        load_tables(copy)
+
+
+def test_nodes_missing(copy: Path) -> None:
+    edit_manifest(copy, lambda m: m.pop("nodes"))
+    with pytest.raises(TableError, match="'nodes' must map each DAG"):
+        load_tables(copy)
+
+
+def test_every_defect_is_a_value_error(copy: Path) -> None:
+    (copy / MANIFEST).write_text("{")
+    with pytest.raises(ValueError):
+        load_tables(copy)
+    assert issubclass(TableError, ValueError)
+
+
+# ------------------------------------------------------- finding and mapping
+
+
+def _forget_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    # evaluate() keeps its own views of the tables once it has them, so both
+    # caches go; monkeypatch puts the originals back afterwards.
+    monkeypatch.setattr(tables_module, "_cached", None)
+    monkeypatch.setattr(evaluate_module, "_walker", None)
+
+
+def test_env_var_is_honoured(copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(copy))
+    _forget_tables(monkeypatch)
+    assert default_path() == copy
+    t = get_tables()
+    assert t.path == copy
+    assert get_tables() is t  # loaded once, then shared
+    assert evaluate("As Ks Qs Js Ts 2c 3d") == 7462
+    assert evaluate_module._walker.tables is t
+
+
+def test_env_var_pointing_nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "nowhere"))
+    _forget_tables(monkeypatch)
+    with pytest.raises(TableError, match=r"no tables at .*nowhere"):
+        get_tables()
+    with pytest.raises(TableError, match=r"no tables at .*nowhere"):
+        evaluate("As Ks Qs Js Ts")
+
+
+def test_empty_env_var_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, "")
+    assert default_path() != Path("")
+
+
+def test_memmaps_are_read_only(copy: Path) -> None:
+    t = load_tables(copy)
+    for role, a in t.arrays.items():
+        assert isinstance(a, np.memmap), role
+        assert not a.flags.writeable, role
+        with pytest.raises(ValueError, match="read-only"):
+            a[0] = 0
+    # The shared set too, since every process maps the same pages.
+    assert not get_tables().arrays["dag7/layer7"].flags.writeable
+
+
+def test_nbytes_and_nodes(copy: Path) -> None:
+    t = load_tables(copy)
+    assert t.nbytes == sum(f["nbytes"] for f in t.manifest["files"])
+    assert t.nodes["dag7"][0] == 1 and len(t.nodes["dag7"]) == 7
+    assert [len(t.layers(d)) for d in ("dag5", "dag6", "dag7")] == [5, 6, 7]

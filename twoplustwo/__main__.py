@@ -1,0 +1,17 @@
+"""``python -m twoplustwo``: the same command as the ``twoplustwo`` script.
+
+>>> import subprocess, sys
+>>> subprocess.run([sys.executable, "-m", "twoplustwo", "--version"], capture_output=True, text=True).stdout.split()[0]
+'twoplustwo'
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .cli import main
+
+__all__: list[str] = []
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,467 @@
+"""The ``twoplustwo`` command (also ``python -m twoplustwo``).
+
+Subcommands:
+
+- ``eval CARDS...``: value, category, code, description and best five cards
+  of one hand of 5 to 7 cards (``--json`` for machine-readable output);
+- ``info``: where the tables are, their format version, files, node counts,
+  size and load time;
+- ``verify``: hash every table file and spot-check the value histograms;
+- ``build``: build the tables (delegates to ``python -m builder``);
+- ``enumerate``: exact category counts and probabilities over all hands;
+- ``equity``: exact equities of hands against each other;
+- ``install-tables``: install a prebuilt table bundle.
+
+Tables are found as :func:`twoplustwo.tables.default_path` says
+(``$TWOPLUSTWO_TABLES`` first). Bad input prints one line,
+``twoplustwo: error: <message>``, on stderr and exits with 2; missing or
+damaged tables exit with 1.
+
+>>> main(["eval", "As Ks Qs Js Ts 2c 3d"])
+hand         As Ks Qs Js Ts 2c 3d
+value        7462
+category     straight_flush
+code         0x8cba98
+description  Royal flush
+best five    As Ks Qs Js Ts
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from decimal import ROUND_HALF_EVEN, Context, Decimal
+from itertools import combinations
+from pathlib import Path
+from typing import Any, NoReturn
+
+from . import __version__
+from .cards import format_card, format_cards, parse_cards
+from .format import FORMAT_VERSION, TableError
+from .values import CATEGORIES, describe
+
+__all__ = ["main", "best_five", "parse_hand"]
+
+PROG = "twoplustwo"
+
+#: Exit codes: bad input or usage, and tables that are missing or damaged.
+EXIT_USAGE = 2
+EXIT_TABLES = 1
+
+# Published category counts of all five-card hands (strongest first), used by
+# ``verify`` as a spot check that needs no oracle and no builder.
+_FIVE_CARD_COUNTS = {
+    "straight_flush": 40,
+    "four_of_a_kind": 624,
+    "full_house": 3_744,
+    "flush": 5_108,
+    "straight": 10_200,
+    "three_of_a_kind": 54_912,
+    "two_pair": 123_552,
+    "pair": 1_098_240,
+    "high_card": 1_302_540,
+}
+_SIX_CARD_COUNTS = {
+    "straight_flush": 1_844,
+    "four_of_a_kind": 14_664,
+    "full_house": 165_984,
+    "flush": 205_792,
+    "straight": 361_620,
+    "three_of_a_kind": 732_160,
+    "two_pair": 2_532_816,
+    "pair": 9_730_740,
+    "high_card": 6_612_900,
+}
+_SEVEN_CARD_COUNTS = {
+    "straight_flush": 41_584,
+    "four_of_a_kind": 224_848,
+    "full_house": 3_473_184,
+    "flush": 4_047_644,
+    "straight": 6_180_020,
+    "three_of_a_kind": 6_461_620,
+    "two_pair": 31_433_400,
+    "pair": 58_627_800,
+    "high_card": 23_294_460,
+}
+_PUBLISHED = {5: (_FIVE_CARD_COUNTS, 7462), 6: (_SIX_CARD_COUNTS, 6075), 7: (_SEVEN_CARD_COUNTS, 4824)}
+
+
+class _UsageError(Exception):
+    """A command line argparse rejected; reported in one line, not with usage."""
+
+
+class _Parser(argparse.ArgumentParser):
+    # argparse prints the usage and exits from inside parse_args; raising
+    # instead lets main() report every error the same way and return a code.
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(message)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def parse_hand(args: Sequence[str]) -> list[int]:
+    """Cards from command-line words: names in any mix of words, or all ints.
+
+    Words are joined, so ``["As", "Kd"]`` and ``["As Kd"]`` are the same
+    hand. Words that are all plain numbers are taken as card ints 0..51.
+
+    >>> parse_hand(["As Kd", "7h"])
+    [51, 45, 22]
+    >>> parse_hand(["51", "45", "22"])
+    [51, 45, 22]
+    >>> parse_hand(["As", "Xd"])
+    Traceback (most recent call last):
+    ...
+    ValueError: card 1 ('Xd'): unknown rank 'X'
+    """
+    text = " ".join(args)
+    words = [w for w in re.split(r"[\s,]+", text) if w]
+    if words and all(w.isdigit() for w in words):
+        return parse_cards([int(w) for w in words])
+    return parse_cards(text)
+
+
+def _card_list(values: list[str] | None) -> list[int]:
+    # Options such as --dead may be repeated or hold several cards each.
+    return parse_hand(values) if values else []
+
+
+def best_five(cards: Sequence[int]) -> list[int]:
+    """The first 5-card subset (in :func:`itertools.combinations` order) worth the whole hand.
+
+    >>> format_cards(best_five(parse_cards("2c As Ks Qs Js Ts 3d")))
+    'As Ks Qs Js Ts'
+    """
+    from .evaluate import evaluate
+
+    cards = list(cards)
+    value = evaluate(cards)
+    for five in combinations(cards, 5):
+        if evaluate(list(five)) == value:
+            return list(five)
+    # Unreachable for correct tables: a hand's value is that of its best five.
+    raise TableError(f"no five of {format_cards(cards)} reach the hand's value {value}")
+
+
+def _check_disjoint(groups: Sequence[tuple[str, Sequence[int]]]) -> None:
+    """Raise ValueError naming the first card used in two places."""
+    where: dict[int, str] = {}
+    for name, cards in groups:
+        for c in cards:
+            if c in where:
+                raise ValueError(f"card {format_card(c)} is in both {where[c]} and {name}")
+            where[c] = name
+
+
+def _table(rows: list[list[str]], right: set[int]) -> list[str]:
+    """Align columns; columns listed in ``right`` are right-aligned (numbers)."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for r in rows:
+        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def _probability(count: int, total: int) -> str:
+    # Exact rational turned into a fixed 12-place decimal, so tiny
+    # probabilities such as a straight flush still show 8-9 significant digits.
+    if total == 0:
+        return "-"
+    q = Context(prec=60).divide(Decimal(count), Decimal(total))
+    return f"{q.quantize(Decimal('1e-12'), rounding=ROUND_HALF_EVEN):f}"
+
+
+def _category_counts(hist: Any) -> dict[str, int]:
+    """Hands per category (strongest first) from a value histogram of length 7463."""
+    import numpy as np
+
+    from .values import categories
+
+    cats = categories(np.arange(1, len(hist)))
+    per = np.bincount(cats, weights=np.asarray(hist[1:], dtype=np.float64), minlength=9)
+    return {CATEGORIES[c]: int(round(per[c])) for c in range(8, -1, -1)}
+
+
+# ------------------------------------------------------------- subcommands
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from .evaluate import evaluate
+
+    cards = parse_hand(args.cards)
+    if not 5 <= len(cards) <= 7:
+        raise ValueError(f"a hand has 5, 6 or 7 cards, got {len(cards)}")
+    value = evaluate(cards)
+    d = describe(value)
+    five = best_five(cards)
+    if args.json:
+        doc = {
+            "cards": format_cards(cards).split(),
+            "value": d.value,
+            "category": d.category,
+            "code": f"0x{d.code:06x}",
+            "description": d.description,
+            "best_five": format_cards(five).split(),
+            "cactus_kev_rank": d.cactus_kev_rank,
+        }
+        print(json.dumps(doc))
+        return 0
+    for label, text in [
+        ("hand", format_cards(cards)),
+        ("value", str(d.value)),
+        ("category", d.category),
+        ("code", f"0x{d.code:06x}"),
+        ("description", d.description),
+        ("best five", format_cards(five)),
+    ]:
+        print(f"{label:<12} {text}")
+    return 0
+
+
+def _cmd_info(args: argparse.Namespace) -> int:
+    from .tables import default_path, load_tables
+
+    root = default_path()
+    t0 = time.perf_counter()
+    t = load_tables(root)
+    ms = (time.perf_counter() - t0) * 1e3
+    m = t.manifest
+    print(f"{'tables':<15} {t.path.resolve()}")
+    version = m["format_version"]
+    print(f"{'format version':<15} {version} (twoplustwo {__version__} reads {FORMAT_VERSION})")
+    builder = m.get("builder")
+    if isinstance(builder, dict) and "version" in builder:
+        print(f"{'builder':<15} version {builder['version']}")
+    print(f"{'load time':<15} {ms:.1f} ms (memory-mapped; manifest, headers and sizes checked)")
+    print("nodes per depth:")
+    rows = [["  dag", "nodes at depth 0..", "total"]]
+    for dag, counts in sorted(t.nodes.items()):
+        rows.append(["  " + dag, " ".join(str(n) for n in counts), f"{sum(counts):,}"])
+    for line in _table(rows, {2}):
+        print(line)
+    print("files:")
+    rows = [["  role", "dtype", "shape", "bytes", "name"]]
+    for f in sorted(m["files"], key=lambda f: f["role"]):
+        rows.append(["  " + f["role"], f["dtype"], str(f["shape"]), f"{f['nbytes']:,}", f["name"]])
+    for line in _table(rows, {3}):
+        print(line)
+    print(f"{'total bytes':<15} {t.nbytes:,} ({t.nbytes / 2**20:.1f} MiB)")
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from .exhaustive import histogram
+    from .tables import default_path, load_tables
+
+    t0 = time.perf_counter()
+    t = load_tables(default_path(), verify=True)
+    checked = [f"{len(t.manifest['files'])} files match their sha256"]
+    # Hashes only prove the files are the ones the manifest lists; the
+    # histograms prove the manifest's tables actually rank hands right.
+    for n in args.sizes:
+        want, distinct = _PUBLISHED[n]
+        hist = histogram(n)
+        got = _category_counts(hist)
+        if got != want:
+            bad = next(c for c in want if got.get(c) != want[c])
+            raise TableError(
+                f"{t.path}: {n}-card {bad} count is {got.get(bad):,}, published figure {want[bad]:,}"
+            )
+        if int((hist > 0).sum()) != distinct:
+            raise TableError(
+                f"{t.path}: {n}-card hands take {int((hist > 0).sum())} distinct values, expected {distinct}"
+            )
+        checked.append(f"{n}-card category counts")
+    ms = (time.perf_counter() - t0) * 1e3
+    print(f"ok {t.path.resolve()}: " + ", ".join(checked) + f" ({ms:.0f} ms)")
+    return 0
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    try:
+        from builder.__main__ import main as build_main  # only on request
+    except ImportError as e:
+        raise ImportError(
+            f"building tables needs the builder and its extras "
+            f"(pip install 'twoplustwo[build]'): {e}"
+        ) from None
+    argv: list[str] = []
+    if args.out is not None:
+        argv += ["--out", str(args.out)]
+    for flag in ("quiet", "no_check", "if_missing"):
+        if getattr(args, flag):
+            argv.append("--" + flag.replace("_", "-"))
+    return build_main(argv)
+
+
+def _cmd_enumerate(args: argparse.Namespace) -> int:
+    from .exhaustive import histogram
+
+    include = _card_list(args.include)
+    dead = _card_list(args.dead)
+    _check_disjoint([("--include", include), ("--dead", dead)])
+    # Only pass what was asked for, so plain enumeration needs no more than
+    # histogram(n).
+    options: dict[str, list[int]] = {}
+    if include:
+        options["include"] = include
+    if dead:
+        options["dead"] = dead
+    hist = histogram(args.n, **options)
+    counts = _category_counts(hist)
+    total = int(hist.sum())
+    print(
+        f"{args.n}-card hands; include: {format_cards(include) or 'none'}; "
+        f"dead: {format_cards(dead) or 'none'}"
+    )
+    rows = [["category", "hands", "probability"]]
+    rows += [[c, f"{n:,}", _probability(n, total)] for c, n in counts.items()]
+    rows.append(["total", f"{total:,}", _probability(total, total)])
+    for line in _table(rows, {1, 2}):
+        print(line)
+    print(f"distinct values: {int((hist > 0).sum()):,}")
+    return 0
+
+
+def _cmd_equity(args: argparse.Namespace) -> int:
+    from .equity import equity
+
+    hands = [parse_hand([h]) for h in args.hands]
+    board = _card_list(args.board)
+    dead = _card_list(args.dead)
+    _check_disjoint(
+        [(f"hand {i + 1}", h) for i, h in enumerate(hands)] + [("the board", board), ("the dead cards", dead)]
+    )
+    results = equity(hands, board=board, dead=dead)
+    print(f"board: {format_cards(board) or 'none'}; dead: {format_cards(dead) or 'none'}")
+    rows = [["hand", "win %", "tie %", "equity %", "wins", "ties", "boards"]]
+    for h, r in zip(hands, results):
+        rows.append(
+            [
+                format_cards(h),
+                f"{100 * r.win:.3f}",
+                f"{100 * r.tie:.3f}",
+                f"{100 * r.equity:.3f}",
+                f"{r.wins:,}",
+                f"{r.ties:,}",
+                f"{r.boards:,}",
+            ]
+        )
+    for line in _table(rows, {1, 2, 3, 4, 5, 6}):
+        print(line)
+    return 0
+
+
+def _cmd_install_tables(args: argparse.Namespace) -> int:
+    from .bundle import install_bundle
+
+    path = install_bundle(args.bundle, to=args.to)
+    print(f"tables installed to {path}")
+    return 0
+
+
+# ------------------------------------------------------------------ parser
+
+
+def _parser() -> _Parser:
+    p = _Parser(
+        prog=PROG,
+        description="Exact poker hand evaluation with the 2+2 lookup tables.",
+        epilog="Tables are read from $TWOPLUSTWO_TABLES, else the checkout's tables/, "
+        "else ~/.cache/twoplustwo/tables.",
+    )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, handler: Callable[[argparse.Namespace], int], help: str) -> _Parser:
+        sp = sub.add_parser(name, help=help, description=help)
+        sp.set_defaults(handler=handler)
+        return sp  # type: ignore[no-any-return]
+
+    cards_help = "cards such as 'As Kd 7h' (blanks or commas between, or written back to back)"
+
+    sp = add("eval", _cmd_eval, "value, category, description and best five cards of a 5-7 card hand")
+    sp.add_argument("cards", nargs="+", metavar="CARDS", help=cards_help + ", or ints 0..51")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+
+    add("info", _cmd_info, "where the tables are, their files, sizes and node counts")
+
+    sp = add("verify", _cmd_verify, "hash every table file and spot-check the value histograms")
+    sp.add_argument(
+        "--sizes",
+        type=int,
+        nargs="+",
+        choices=(5, 6, 7),
+        default=[5, 6, 7],
+        metavar="N",
+        help="hand sizes whose category counts to check (default: 5 6 7)",
+    )
+
+    sp = add("build", _cmd_build, "build the tables (needs the 'build' extra)")
+    sp.add_argument(
+        "--out", type=Path, default=None, help="target directory (default: where tables are read)"
+    )
+    sp.add_argument("--quiet", action="store_true", help="no progress bars or summary")
+    sp.add_argument("--no-check", action="store_true", help="skip the self-check against the oracles")
+    sp.add_argument("--if-missing", action="store_true", help="do nothing when loadable tables exist")
+
+    sp = add("enumerate", _cmd_enumerate, "exact category counts and probabilities over all hands")
+    sp.add_argument("-n", type=int, choices=(5, 6, 7), default=7, help="cards per hand (default: 7)")
+    sp.add_argument("--include", action="append", metavar="CARDS", help="cards every hand holds")
+    sp.add_argument("--dead", action="append", metavar="CARDS", help="cards no hand holds")
+
+    sp = add("equity", _cmd_equity, "exact equity of two or more hands over all boards")
+    sp.add_argument("hands", nargs="+", metavar="HAND", help="one hand per argument, e.g. 'AsKs' or 'As Ks'")
+    sp.add_argument("--board", action="append", metavar="CARDS", help="cards already on the board")
+    sp.add_argument("--dead", action="append", metavar="CARDS", help="cards out of play")
+
+    sp = add("install-tables", _cmd_install_tables, "install a prebuilt table bundle")
+    sp.add_argument("bundle", metavar="BUNDLE", help="bundle file")
+    sp.add_argument("--to", type=Path, default=None, help="target directory (default: where tables are read)")
+    return p
+
+
+def _error(message: object) -> None:
+    # Exactly one line, whatever the exception text holds.
+    text = " ".join(str(message).split())
+    print(f"{PROG}: error: {text}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code.
+
+    >>> main(["eval", "7c", "5d", "4h", "3s", "2c", "--json"])
+    {"cards": ["7c", "5d", "4h", "3s", "2c"], "value": 1, "category": "high_card", "code": "0x053210", "description": "High card, seven, five, four, three, two", "best_five": ["7c", "5d", "4h", "3s", "2c"], "cactus_kev_rank": 7462}
+    0
+    """
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+        return int(args.handler(args))
+    except _UsageError as e:
+        _error(f"{e} (see {PROG} --help)")
+        return EXIT_USAGE
+    except SystemExit as e:  # --help and --version
+        return e.code if isinstance(e.code, int) else 0
+    except TableError as e:
+        _error(e)
+        return EXIT_TABLES
+    except ValueError as e:
+        _error(e)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) went away; nothing left worth saying.
+        return EXIT_TABLES
+    except (OSError, ImportError) as e:
+        _error(e)
+        return EXIT_TABLES
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
