@@ -15,13 +15,14 @@ from pathlib import Path
 
 import numpy as np
 
-from . import Section, oracles
+from . import Section, oracles, runtime
 
 __all__ = ["SECTIONS", "main"]
 
 #: Benchmark sections by name, in report order.
 SECTIONS: dict[str, Section] = {
     "oracles": oracles.run,
+    "runtime": runtime.section,
 }
 
 _DEFAULT_OUT = Path(__file__).with_name("results.md")

@@ -78,8 +78,8 @@ def _compatible_pairs(
         key = rows[np.ix_(cand, np.setdiff1d(np.arange(52), on))]
         if extra is not None:
             key = np.concatenate([key, extra[cand, None]], axis=1)
-        _, bucket, counts = np.unique(key, axis=0, return_inverse=True, return_counts=True)
-        bucket = bucket.ravel()
+        _, bucket = _unique_rows(key)
+        counts = np.bincount(bucket)
         order = np.argsort(bucket, kind="stable")
         bucket, members = bucket[order], cand[order]
         for k in range(1, int(counts.max())):
@@ -130,6 +130,26 @@ def _find(parent: npt.NDArray[np.int64], i: int) -> int:
     return i
 
 
+_HASH_WEIGHTS = np.random.default_rng(2026).integers(1, 2**63, size=64, dtype=np.uint64) | np.uint64(1)
+
+
+def _unique_rows(rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """``(first, inverse)`` of the distinct rows, like ``np.unique(axis=0)`` but hashed.
+
+    Sorting 64-bit row hashes is several times faster than sorting rows;
+    every row is then compared with its group's first row, so a hash
+    collision can only cost time (the exact sort), never a wrong join.
+    """
+    with np.errstate(over="ignore"):
+        h = rows.astype(np.uint64) @ _HASH_WEIGHTS[: rows.shape[1]]
+    _, first, inverse = np.unique(h, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
+    if not np.array_equal(rows, rows[first[inverse]]):
+        _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+        inverse = inverse.ravel()
+    return first, inverse
+
+
 def join_layers(
     layers: list[Layer],
     carried: dict[int, npt.NDArray[np.int64]],
@@ -162,8 +182,7 @@ def join_layers(
         fallback = extra if extra is not None else np.zeros(len(rows), np.int64)
         rows = fill_dead(rows, dead, fallback) if dont_care else np.where(dead, 0, rows)
         keyed = rows if extra is None else np.concatenate([rows, extra[:, None]], axis=1)
-        _, first, inverse = np.unique(keyed, axis=0, return_index=True, return_inverse=True)
-        inverse = inverse.ravel()
+        first, inverse = _unique_rows(keyed)
         if dont_care and last:
             # Only the last layer has such pairs (every one of them made
             # flushes); higher up, the pass would cost far more than it joins.

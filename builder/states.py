@@ -88,21 +88,38 @@ def _suit_counts(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
     return np.stack([(packed >> (4 * s)) & 15 for s in range(4)], axis=1)
 
 
+def _rewrite_table() -> npt.NDArray[np.uint8]:
+    """``table[case, symbol]``: what a symbol becomes in each case of a row.
+
+    Cases 0..15 are the set of suits a row keeps (bit s for suit s) when it
+    has no flush; case 16 + f is a row with five or more cards of suit f,
+    which keeps only that suit's cards.
+    """
+    table = np.empty((20, 66), dtype=np.uint8)
+    for case in range(20):
+        for sym in range(66):
+            if sym >= SUITLESS:
+                new = PAD if case >= 16 else sym
+            elif case >= 16:
+                new = sym if sym & 3 == case - 16 else PAD
+            else:
+                new = sym if case >> (sym & 3) & 1 else SUITLESS + (sym >> 2)
+            table[case, sym] = new
+    return table
+
+
+_REWRITE = _rewrite_table().ravel()
+
+
 def _canonical(rows: npt.NDArray[np.uint8], n: int) -> npt.NDArray[np.uint8]:
     """Reduce raw symbol rows at depth ``rows.shape[1]`` of an ``n``-card DAG."""
     depth = rows.shape[1]
     counts = _suit_counts(rows)
-    suited = rows < SUITLESS
-    suit = (rows & 3).astype(np.int64)
-    count_of_own_suit = np.take_along_axis(counts, np.where(suited, suit, 0), axis=1)
-    out = rows.copy()
-    drop = suited & (count_of_own_suit < depth + 5 - n)
-    out[drop] = (SUITLESS + (rows[drop] >> 2)).astype(np.uint8)
+    kept = counts >= depth + 5 - n
+    case = (kept * np.array([1, 2, 4, 8])).sum(axis=1)
     flush = counts.max(axis=1) >= 5
-    if flush.any():
-        fs = np.argmax(counts, axis=1)
-        off = flush[:, None] & ~(suited & (suit == fs[:, None]))
-        out[off] = PAD
+    case[flush] = 16 + np.argmax(counts[flush], axis=1)
+    out = _REWRITE[case[:, None] * 66 + rows]
     out.sort(axis=1)
     return out
 
