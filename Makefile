@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: all install tables test bench clean
+.PHONY: all install tables test bench bundle c-reader clean
 
 all: tables
 
@@ -25,6 +25,12 @@ test: tables
 bench: tables
 	$(PY) -m bench
 
+bundle: tables
+	$(PY) -m builder.bundle
+
+c-reader:
+	$(MAKE) -C examples/c
+
 clean:
-	rm -rf $(VENV) tables/*.npy tables/manifest.json tables/.tmp-* dist build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) tables/*.npy tables/manifest.json tables/.build-* tables/.lock dist build *.egg-info .pytest_cache .hypothesis examples/c/eval
 	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -1,33 +1,25 @@
-"""Write a table set to disk so that no reader ever sees half of one.
+"""Write a table set into a staging directory, ready to publish.
 
-Arrays are written into a staging directory beside the target, each as a
-``.npy`` file named after its role and content hash. Publishing moves the
-files into the target and then replaces ``manifest.json`` in one rename, the
-commit point: until then readers keep the previous manifest and its files,
-which are never overwritten (a name is a content hash, so a file of the same
-name holds the same bytes). Files no manifest names any more are removed
-last, under a lock so that two builds never remove each other's files.
+Each array becomes a ``.npy`` file named after its role and content hash,
+beside a manifest that lists them. :mod:`twoplustwo.publish` then moves the
+set into place atomically (the protocol installs of bundles share).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
-import shutil
-import tempfile
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.format import FORMAT_VERSION, MANIFEST, parse_manifest
+from twoplustwo.publish import discard, new_staging, publish
 
 __all__ = ["smallest_dtype", "new_staging", "stage", "publish", "discard"]
-
-_STAGE_PREFIX = ".build-"
 
 
 def smallest_dtype(a: npt.NDArray[np.integer]) -> np.dtype[Any]:
@@ -77,15 +69,6 @@ def _write_npy(directory: Path, role: str, array: npt.NDArray[np.integer]) -> di
     }
 
 
-def new_staging(target: Path) -> Path:
-    """Create an empty staging directory inside ``target`` (created if need be).
-
-    Doing this first makes an unwritable target fail before any work.
-    """
-    target.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f"{_STAGE_PREFIX}{os.getpid()}-", dir=target))
-
-
 def stage(
     target: Path,
     arrays: dict[str, npt.NDArray[np.integer]],
@@ -109,54 +92,3 @@ def stage(
         discard(staging)
         raise
     return staging
-
-
-@contextlib.contextmanager
-def _locked(target: Path) -> Iterator[None]:
-    with open(target / ".lock", "a") as lock:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - no advisory locks on this OS
-            yield
-            return
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def publish(staging: Path) -> Path:
-    """Move a staged table set into place; the manifest rename commits it."""
-    target = staging.parent
-    manifest = parse_manifest((staging / MANIFEST).read_text(), staging / MANIFEST)
-    with _locked(target):
-        for f in manifest["files"]:
-            os.replace(staging / f["name"], target / f["name"])
-        os.replace(staging / MANIFEST, target / MANIFEST)
-        keep = {f["name"] for f in manifest["files"]}
-        for p in target.glob("*.npy"):
-            if p.name not in keep:
-                p.unlink(missing_ok=True)
-        for p in target.glob(f"{_STAGE_PREFIX}*"):
-            # Staging left by builds that were killed.
-            pid = p.name[len(_STAGE_PREFIX) :].split("-")[0]
-            if p != staging and pid.isdigit() and not _pid_alive(int(pid)):
-                shutil.rmtree(p, ignore_errors=True)
-    shutil.rmtree(staging, ignore_errors=True)
-    return target
-
-
-def discard(staging: Path) -> None:
-    """Remove a staging directory and everything in it."""
-    shutil.rmtree(staging, ignore_errors=True)
