@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: all install tables test bench bundle c-reader clean
+.PHONY: all install tables test bench bench-peers bundle c-reader clean
 
 all: tables
 
@@ -25,6 +25,9 @@ test: tables
 bench: tables
 	$(PY) -m bench
 
+bench-peers: tables
+	$(PY) -m bench.peers
+
 bundle: tables
 	$(PY) -m builder.bundle
 
@@ -32,5 +35,5 @@ c-reader:
 	$(MAKE) -C examples/c
 
 clean:
-	rm -rf $(VENV) tables/*.npy tables/manifest.json tables/.build-* tables/.lock dist build *.egg-info .pytest_cache .hypothesis examples/c/eval
+	rm -rf $(VENV) .venv-peers tables/*.npy tables/manifest.json tables/.build-* tables/.lock dist build *.egg-info .pytest_cache .hypothesis examples/c/eval
 	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -16,6 +16,7 @@ import twoplustwo
 from twoplustwo.format import DAGS, MANIFEST, layer_role
 
 from .join import join_layers
+from .order import hot_first
 from .selfcheck import self_check
 from .states import enumerate_states, hand_values
 from .write import discard, new_staging, publish, smallest_dtype, stage
@@ -66,6 +67,7 @@ def _build_dag(
     if n == 7:
         carried = {d: hand_values(layers[d].states).astype(np.int64) for d in (5, 6)}
     tables, values = join_layers(layers, carried, progress=lambda _: bar.update())
+    tables, values = hot_first(tables, values)
     t2 = time.perf_counter()
     report.seconds[f"{dag} enumerate"] = t1 - t0
     report.seconds[f"{dag} join"] = t2 - t1
@@ -123,6 +125,7 @@ def _manifest_info(report: BuildReport) -> dict[str, Any]:
                 "suit_rule": "a suit is kept at depth k of an n-card DAG while it has at "
                 "least k + 5 - n cards; after five of a suit the others are dropped",
                 "leaf_oracle": "builder.oracles.signature",
+                "node_order": "each depth's nodes numbered by falling count of card sets reaching them",
                 "join": "bottom-up row hashing at every depth; dead entries filled from "
                 "the same rank in another suit; on the last layer, rows that agree "
                 "wherever both are live are joined too",

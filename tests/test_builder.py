@@ -14,6 +14,7 @@ import pytest
 
 from builder import pipeline
 from builder.join import fill_dead, join_layers
+from builder.order import hot_first
 from builder.selfcheck import SelfCheckError, self_check
 from builder.states import enumerate_states, hand_values
 from builder.write import discard, publish, smallest_dtype, stage
@@ -51,7 +52,7 @@ def test_dag7_counts_match_the_careful_reference(dag7_layers):
 
 
 def test_dont_care_join_is_smaller_and_deterministic(dag7_layers, built):
-    tables, values = join_layers(dag7_layers, _carried(dag7_layers))
+    tables, values = hot_first(*join_layers(dag7_layers, _carried(dag7_layers)))
     counts = [len(t) for t in tables]
     assert counts == built.nodes["dag7"]
     assert counts[6] < 285548
@@ -66,7 +67,7 @@ def test_dont_care_join_is_smaller_and_deterministic(dag7_layers, built):
 
 def test_small_dags_rebuild_identically(built):
     for n in (5, 6):
-        tables, _ = join_layers(enumerate_states(n), {})
+        tables, _ = hot_first(*join_layers(enumerate_states(n), {}))
         for k, t in enumerate(tables, start=1):
             np.testing.assert_array_equal(np.asarray(built.arrays[f"dag{n}/layer{k}"]), t.ravel())
 
@@ -80,6 +81,19 @@ def test_fill_dead_takes_the_same_rank_in_a_live_suit():
     assert out[0, 0] == 101
     assert list(out[0, 48:]) == [7, 7, 7, 7]
     assert (out[0, 1:48] == rows[0, 1:48]).all()
+
+
+def test_hot_first_numbering_puts_busy_nodes_first(built):
+    # Card sets per depth-6 node, by the same prefix counting the histogram uses.
+    from builder.order import _set_counts
+
+    layers = [np.asarray(built.arrays[f"dag7/layer{k}"], dtype=np.int64).reshape(-1, 52) for k in range(1, 8)]
+    counts = _set_counts(layers)
+    for c in counts:
+        assert (np.diff(c) <= 0).all()
+    assert counts[-1].sum() == 20358520  # every 6-card set reaches one depth-6 node
+    hot = int(len(counts[-1]) * 0.05)
+    assert counts[-1][:hot].sum() > 0.85 * counts[-1].sum()
 
 
 def test_manifest_describes_the_build(built):

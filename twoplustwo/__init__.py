@@ -5,7 +5,9 @@ from __future__ import annotations
 # Only numpy-backed modules here: importing the package must stay cheap and
 # must never pull in the table builder.
 from .cards import RANKS, SUITS, format_card, format_cards, parse_card, parse_cards
+from .equity import PlayerEquity, equity
 from .evaluate import evaluate, evaluate_batch
+from .exhaustive import count_hands, histogram, iter_hands
 from .format import FORMAT_VERSION, TableError
 from .tables import Tables, load_tables
 from .values import (
@@ -31,15 +33,20 @@ __all__ = [
     "RANKS",
     "SUITS",
     "HandDescription",
+    "PlayerEquity",
     "TableError",
     "Tables",
     "categories",
+    "count_hands",
     "category_of",
     "describe",
+    "equity",
     "evaluate",
     "evaluate_batch",
     "format_card",
     "format_cards",
+    "histogram",
+    "iter_hands",
     "load_tables",
     "parse_card",
     "parse_cards",
