@@ -17,27 +17,15 @@ import numpy as np
 from twoplustwo.evaluate import walk
 from twoplustwo.exhaustive import histogram
 from twoplustwo.tables import load_tables
-from twoplustwo.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST
+from twoplustwo.values import CATEGORIES, HAND_COUNTS, category_counts
 
 from .hands import all_hands, random_hands
 from .oracles import categoriser, signature
 
-__all__ = ["CATEGORY_COUNTS", "SelfCheckError", "self_check"]
-
-#: Published hands per category (high card first) and distinct values, by cards per hand.
-CATEGORY_COUNTS: dict[int, tuple[tuple[int, ...], int]] = {
-    5: ((1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 40), 7462),
-    6: ((6612900, 9730740, 2532816, 732160, 361620, 205792, 165984, 14664, 1844), 6075),
-    7: ((23294460, 58627800, 31433400, 6461620, 6180020, 4047644, 3473184, 224848, 41584), 4824),
-}
-
+__all__ = ["SelfCheckError", "self_check"]
 
 class SelfCheckError(RuntimeError):
     """The built tables disagree with an oracle."""
-
-
-def _per_category(hist: np.ndarray) -> tuple[int, ...]:
-    return tuple(int(hist[a : b + 1].sum()) for a, b in zip(CATEGORY_FIRST, CATEGORY_LAST))
 
 
 def _compare(what: str, got: np.ndarray, want: np.ndarray, hands: np.ndarray) -> None:
@@ -64,8 +52,8 @@ def self_check(path: Path, *, sample: int = 1_000_000, step: Callable[[str], Non
 
     note("category counts")
     for n, dag_hist in ((5, histogram(5, t)), (6, histogram(6, t)), (7, histogram(7, t))):
-        want_counts, want_distinct = CATEGORY_COUNTS[n]
-        got = _per_category(dag_hist), int((dag_hist > 0).sum())
+        want_counts, want_distinct = HAND_COUNTS[n]
+        got = category_counts(dag_hist), int((dag_hist > 0).sum())
         if got != (want_counts, want_distinct):
             table = dict(zip(CATEGORIES, got[0]))
             raise SelfCheckError(f"dag{n}: category counts {table}, {got[1]} distinct values")

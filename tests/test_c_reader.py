@@ -23,24 +23,13 @@ from twoplustwo.evaluate import evaluate, evaluate_batch
 from twoplustwo.exhaustive import histogram
 from twoplustwo.format import MANIFEST
 from twoplustwo.tables import default_path
-from twoplustwo.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST, categories
+from twoplustwo.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, categories
 
 SOURCE = Path(__file__).resolve().parent.parent / "examples" / "c" / "eval.c"
 TABLES = default_path()
 
-#: Published 7-card category counts (e.g. Wikipedia's poker probability table).
-PUBLISHED_7 = {
-    "straight_flush": 41_584,
-    "four_of_a_kind": 224_848,
-    "full_house": 3_473_184,
-    "flush": 4_047_644,
-    "straight": 6_180_020,
-    "three_of_a_kind": 6_461_620,
-    "two_pair": 31_433_400,
-    "pair": 58_627_800,
-    "high_card": 23_294_460,
-}
-
+#: Published 7-card category counts, by category name.
+PUBLISHED_7 = dict(zip(CATEGORIES, HAND_COUNTS[7][0]))
 
 def _compiler() -> str | None:
     for name in ("cc", "gcc", "clang"):

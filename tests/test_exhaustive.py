@@ -20,15 +20,10 @@ from hypothesis import strategies as st
 from twoplustwo.cards import parse_cards
 from twoplustwo.evaluate import evaluate_batch
 from twoplustwo.exhaustive import count_hands, histogram, iter_hands
-from twoplustwo.values import CATEGORIES, N_VALUES, categories
+from twoplustwo.values import CATEGORIES, HAND_COUNTS, N_VALUES, categories
 
-PUBLISHED = {
-    5: [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40],
-    6: [6_612_900, 9_730_740, 2_532_816, 732_160, 361_620, 205_792, 165_984, 14_664, 1_844],
-    7: [23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020, 4_047_644, 3_473_184, 224_848, 41_584],
-}
-DISTINCT = {5: 7462, 6: 6075, 7: 4824}
-
+PUBLISHED = {n: list(counts) for n, (counts, _) in HAND_COUNTS.items()}
+DISTINCT = {n: distinct for n, (_, distinct) in HAND_COUNTS.items()}
 
 def _keys(cards: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
     """Each sorted hand as a base-52 number: lexicographic order is numeric order."""

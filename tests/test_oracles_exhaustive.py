@@ -15,22 +15,15 @@ import pytest
 
 from builder.hands import N_HANDS, all_hands
 from builder.oracles import cactus_kev, categoriser, signature, specialk
-from twoplustwo.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST, N_VALUES
+from twoplustwo.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, N_VALUES
 
 ORACLES: list[ModuleType] = [categoriser, cactus_kev, signature, specialk]
 #: The oracle that goes through all six- and seven-card hands.
 FASTEST = specialk
 
 # Hands per category, indexed like CATEGORIES (high card .. straight flush).
-COUNTS = {
-    5: (1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40),
-    6: (6_612_900, 9_730_740, 2_532_816, 732_160, 361_620, 205_792, 165_984, 14_664, 1_844),
-    7: (
-        23_294_460, 58_627_800, 31_433_400, 6_461_620, 6_180_020,
-        4_047_644, 3_473_184, 224_848, 41_584,
-    ),
-}
-DISTINCT = {5: N_VALUES, 6: 6_075, 7: 4_824}
+COUNTS = {n: counts for n, (counts, _) in HAND_COUNTS.items()}
+DISTINCT = {n: distinct for n, (_, distinct) in HAND_COUNTS.items()}
 # Five-card hands per value in each category (seed 001's groups on the field).
 PER_VALUE_5 = (1_020, 384, 144, 64, 1_020, 4, 24, 4, 4)
 

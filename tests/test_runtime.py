@@ -27,36 +27,13 @@ from builder.oracles import cactus_kev, categoriser, signature, specialk
 from twoplustwo.cards import format_card, format_cards, parse_cards
 from twoplustwo.evaluate import evaluate, evaluate_batch, walk
 from twoplustwo.tables import get_tables
-from twoplustwo.values import CATEGORIES, N_VALUES, categories
+from twoplustwo.values import CATEGORIES, HAND_COUNTS, N_VALUES, categories
 
 ORACLES: list[ModuleType] = [categoriser, signature, cactus_kev, specialk]
 
-# Hands per category, strongest first, as published.
-PUBLISHED: dict[int, dict[str, int]] = {
-    6: {
-        "straight_flush": 1_844,
-        "four_of_a_kind": 14_664,
-        "full_house": 165_984,
-        "flush": 205_792,
-        "straight": 361_620,
-        "three_of_a_kind": 732_160,
-        "two_pair": 2_532_816,
-        "pair": 9_730_740,
-        "high_card": 6_612_900,
-    },
-    7: {
-        "straight_flush": 41_584,
-        "four_of_a_kind": 224_848,
-        "full_house": 3_473_184,
-        "flush": 4_047_644,
-        "straight": 6_180_020,
-        "three_of_a_kind": 6_461_620,
-        "two_pair": 31_433_400,
-        "pair": 58_627_800,
-        "high_card": 23_294_460,
-    },
-}
-DISTINCT = {6: 6_075, 7: 4_824}
+# Hands per category, by name, as published.
+PUBLISHED: dict[int, dict[str, int]] = {n: dict(zip(CATEGORIES, HAND_COUNTS[n][0])) for n in (6, 7)}
+DISTINCT = {n: HAND_COUNTS[n][1] for n in (6, 7)}
 
 
 def _per_category(histogram: npt.NDArray[np.int64]) -> dict[str, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import numpy as np
@@ -12,9 +13,11 @@ from twoplustwo.values import (
     CATEGORY_FIRST,
     CATEGORY_LAST,
     CODES,
+    HAND_COUNTS,
     N_VALUES,
     HandDescription,
     categories,
+    category_counts,
     category_of,
     describe,
     value_from_code,
@@ -255,3 +258,31 @@ def test_categories_large_input() -> None:
     # the last value of each is an independent way to compute them.
     expected = np.searchsorted(np.array(CATEGORY_LAST), values)
     assert np.array_equal(cats, expected)
+
+
+def test_published_hand_counts_are_the_seed_figures() -> None:
+    # Written out once more by hand: every whole-table test compares with HAND_COUNTS.
+    assert HAND_COUNTS[5] == ((1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 40), 7462)
+    assert HAND_COUNTS[6] == (
+        (6612900, 9730740, 2532816, 732160, 361620, 205792, 165984, 14664, 1844),
+        6075,
+    )
+    assert HAND_COUNTS[7] == (
+        (23294460, 58627800, 31433400, 6461620, 6180020, 4047644, 3473184, 224848, 41584),
+        4824,
+    )
+    for n, (counts, _) in HAND_COUNTS.items():
+        assert sum(counts) == math.comb(52, n)
+    # Seed 001: each 5-card class holds the same number of hands within its category.
+    sizes = [b - a + 1 for a, b in zip(CATEGORY_FIRST, CATEGORY_LAST)]
+    per_class = (1020, 384, 144, 64, 1020, 4, 24, 4, 4)
+    assert HAND_COUNTS[5][0] == tuple(s * k for s, k in zip(sizes, per_class))
+
+
+def test_category_counts_sums_each_category_range() -> None:
+    hist = np.arange(N_VALUES + 1, dtype=np.int64)
+    counts = category_counts(hist)
+    assert counts[8] == sum(range(7453, 7463))
+    assert sum(counts) == hist.sum()
+    with pytest.raises(ValueError, match="7463 entries"):
+        category_counts(hist[:-1])

@@ -43,7 +43,7 @@ from typing import Any, NoReturn
 from . import __version__
 from .cards import format_card, format_cards, parse_cards
 from .format import FORMAT_VERSION, TableError
-from .values import CATEGORIES, describe
+from .values import CATEGORIES, HAND_COUNTS, category_counts, describe
 
 __all__ = ["main", "best_five", "parse_hand"]
 
@@ -52,44 +52,6 @@ PROG = "twoplustwo"
 #: Exit codes: bad input or usage, and tables that are missing or damaged.
 EXIT_USAGE = 2
 EXIT_TABLES = 1
-
-# Published category counts of all five-card hands (strongest first), used by
-# ``verify`` as a spot check that needs no oracle and no builder.
-_FIVE_CARD_COUNTS = {
-    "straight_flush": 40,
-    "four_of_a_kind": 624,
-    "full_house": 3_744,
-    "flush": 5_108,
-    "straight": 10_200,
-    "three_of_a_kind": 54_912,
-    "two_pair": 123_552,
-    "pair": 1_098_240,
-    "high_card": 1_302_540,
-}
-_SIX_CARD_COUNTS = {
-    "straight_flush": 1_844,
-    "four_of_a_kind": 14_664,
-    "full_house": 165_984,
-    "flush": 205_792,
-    "straight": 361_620,
-    "three_of_a_kind": 732_160,
-    "two_pair": 2_532_816,
-    "pair": 9_730_740,
-    "high_card": 6_612_900,
-}
-_SEVEN_CARD_COUNTS = {
-    "straight_flush": 41_584,
-    "four_of_a_kind": 224_848,
-    "full_house": 3_473_184,
-    "flush": 4_047_644,
-    "straight": 6_180_020,
-    "three_of_a_kind": 6_461_620,
-    "two_pair": 31_433_400,
-    "pair": 58_627_800,
-    "high_card": 23_294_460,
-}
-_PUBLISHED = {5: (_FIVE_CARD_COUNTS, 7462), 6: (_SIX_CARD_COUNTS, 6075), 7: (_SEVEN_CARD_COUNTS, 4824)}
-
 
 class _UsageError(Exception):
     """A command line argparse rejected; reported in one line, not with usage."""
@@ -179,14 +141,9 @@ def _probability(count: int, total: int) -> str:
 
 
 def _category_counts(hist: Any) -> dict[str, int]:
-    """Hands per category (strongest first) from a value histogram of length 7463."""
-    import numpy as np
-
-    from .values import categories
-
-    cats = categories(np.arange(1, len(hist)))
-    per = np.bincount(cats, weights=np.asarray(hist[1:], dtype=np.float64), minlength=9)
-    return {CATEGORIES[c]: int(round(per[c])) for c in range(8, -1, -1)}
+    """Hands per category, strongest first, from a value histogram."""
+    counts = category_counts(hist)
+    return {CATEGORIES[c]: counts[c] for c in range(8, -1, -1)}
 
 
 # ------------------------------------------------------------- subcommands
@@ -266,7 +223,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     # Hashes only prove the files are the ones the manifest lists; the
     # histograms prove the manifest's tables actually rank hands right.
     for n in args.sizes:
-        want, distinct = _PUBLISHED[n]
+        counts, distinct = HAND_COUNTS[n]
+        want = {CATEGORIES[c]: counts[c] for c in range(8, -1, -1)}
         hist = histogram(n)
         got = _category_counts(hist)
         if got != want:

@@ -30,6 +30,8 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "HAND_COUNTS",
+    "category_counts",
     "CATEGORIES",
     "CATEGORY_FIRST",
     "CATEGORY_LAST",
@@ -268,3 +270,25 @@ def category_of(value: int | np.integer) -> str:
     ('straight_flush', 'high_card')
     """
     return CATEGORIES[int(_CATEGORY_OF_VALUE[_check_value(value)])]
+
+
+#: Published figures over every ``n``-card hand (n = 5, 6, 7): hands per
+#: category, indexed like :data:`CATEGORIES`, and distinct values.
+HAND_COUNTS: dict[int, tuple[tuple[int, ...], int]] = {
+    5: ((1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 40), 7462),
+    6: ((6612900, 9730740, 2532816, 732160, 361620, 205792, 165984, 14664, 1844), 6075),
+    7: ((23294460, 58627800, 31433400, 6461620, 6180020, 4047644, 3473184, 224848, 41584), 4824),
+}
+
+
+def category_counts(hist: npt.ArrayLike) -> tuple[int, ...]:
+    """Hands per category, indexed like :data:`CATEGORIES`, from a histogram indexed by value.
+
+    >>> h = np.zeros(N_VALUES + 1, dtype=np.int64); h[[1, 7462]] = [3, 4]
+    >>> category_counts(h)
+    (3, 0, 0, 0, 0, 0, 0, 0, 4)
+    """
+    h = np.asarray(hist)
+    if h.shape != (N_VALUES + 1,):
+        raise ValueError(f"a histogram has {N_VALUES + 1} entries (index = value), got shape {h.shape}")
+    return tuple(int(h[a : b + 1].sum()) for a, b in zip(CATEGORY_FIRST, CATEGORY_LAST))
