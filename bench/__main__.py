@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import Section, build, exhaustive, oracles, runtime, summary
+from . import Section, build, exhaustive, memory, oracles, runtime, summary
 
 __all__ = ["SECTIONS", "main"]
 
@@ -28,6 +28,7 @@ SECTIONS: dict[str, Section] = {
     "oracles": oracles.run,
     "runtime": runtime.section,
     "exhaustive": exhaustive.section,
+    "memory": memory.section,
     # Reads the figures the sections above returned, so it must stay last.
     "summary": summary.section,
 }

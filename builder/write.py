@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -48,9 +49,14 @@ def _sha256(path: Path) -> str:
 def _write_npy(directory: Path, role: str, array: npt.NDArray[np.integer]) -> dict[str, Any]:
     a = np.ascontiguousarray(array.ravel().astype(smallest_dtype(array)))
     tmp = directory / (role.replace("/", ".") + ".npy.part")
-    with open(tmp, "wb") as f:
-        # Version 1.0 headers are padded so the data starts 64-byte aligned.
-        np.lib.format.write_array(f, a, version=(1, 0), allow_pickle=False)
+    try:
+        with open(tmp, "wb") as f:
+            # Version 1.0 headers are padded so the data starts 64-byte aligned.
+            np.lib.format.write_array(f, a, version=(1, 0), allow_pickle=False)
+    except OSError as e:
+        # numpy's own text ("... requested and ... written") names no place.
+        free = shutil.disk_usage(directory).free
+        raise OSError(f"cannot write {tmp} ({a.nbytes:,} bytes, {free:,} bytes free there): {e}") from None
     with open(tmp, "rb") as f:
         np.lib.format.read_magic(f)
         np.lib.format.read_array_header_1_0(f)

@@ -138,7 +138,7 @@ def _split(text: str) -> list[str]:
 def _from_array(arr: np.ndarray) -> list[int]:
     if arr.ndim != 1:
         raise ValueError(f"expected a 1-D array of cards, got {arr.ndim}-D")
-    if not np.issubdtype(arr.dtype, np.integer):
+    if arr.dtype.kind not in "iu":
         raise ValueError(f"expected an integer array of cards, got dtype {arr.dtype}")
     bad = np.flatnonzero((arr < 0) | (arr > 51))
     if bad.size:

@@ -84,7 +84,7 @@ def parse_hand(args: Sequence[str]) -> list[int]:
     """
     text = " ".join(args)
     words = [w for w in re.split(r"[\s,]+", text) if w]
-    if words and all(w.isdigit() for w in words):
+    if words and all(w.isascii() and w.isdigit() for w in words):
         return parse_cards([int(w) for w in words])
     return parse_cards(text)
 

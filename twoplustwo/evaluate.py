@@ -98,11 +98,11 @@ def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> int:
     w = _walker or _get_walker()
     if (type(cards) is tuple or type(cards) is list) and len(cards) == 7:
         # The hot path: seven ints, checked with one bit per card from a
-        # table. Cards 52..103 and -52..-1 (negative indices wrap) read 0,
-        # so a bad card, like a duplicate, leaves fewer than 7 bits set;
-        # anything else fails the lookup. Both fall through to the slow
-        # path, which names the problem. bool is an int subclass, hence
-        # the type checks.
+        # table. Cards 52..103 read 0, so they, like a duplicate, leave
+        # fewer than 7 bits set; larger ones fail the lookup; negative ones
+        # (which index from the end) fail the sign test of the OR. All fall
+        # through to the slow path, which names the problem. bool is an int
+        # subclass, hence the type checks.
         try:
             a, b, c, d, e, f, g = cards
             m = _BITS[a] | _BITS[b] | _BITS[c] | _BITS[d] | _BITS[e] | _BITS[f] | _BITS[g]
@@ -110,6 +110,7 @@ def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> int:
             m = 0
         if (
             m.bit_count() == 7
+            and a | b | c | d | e | f | g >= 0
             and type(a) is int
             and type(b) is int
             and type(c) is int
@@ -180,7 +181,7 @@ def walk(
         node = layer.take(node)
         if j + 1 < len(layers):
             node = node.astype(np.intp)
-    return node
+    return np.asarray(node)  # a plain array, not a memmap of the layer's class
 
 
 _pool: ThreadPoolExecutor | None = None
@@ -194,7 +195,8 @@ def evaluate_batch(
 
     Five- and six-card hands walk their own small DAGs, which stay in
     cache. ``check=False`` skips the range and duplicate checks: faster,
-    but a bad hand then gives an arbitrary value. Large batches are split
+    but a bad hand then gives an arbitrary value (or an ``IndexError``
+    for a card far out of range). Large batches are split
     over ``threads`` (default: all cores), since ``take`` releases the GIL.
 
     >>> evaluate_batch([[48, 49, 50, 51, 44], [0, 4, 8, 12, 49]]).tolist()
@@ -203,8 +205,10 @@ def evaluate_batch(
     h = np.asarray(hands)
     if h.ndim != 2 or not 5 <= h.shape[1] <= 7:
         raise ValueError(f"hands must be an (N, k) array with k in 5..7, got shape {h.shape}")
-    if h.size and not np.issubdtype(h.dtype, np.integer):
-        raise ValueError(f"hands must be integers, got dtype {h.dtype}")
+    if h.dtype.kind not in "iu":
+        if h.size:
+            raise ValueError(f"hands must be integers, got dtype {h.dtype}")
+        h = h.astype(np.uint8)  # an empty list arrives as float64
     if check:
         _check_batch(h)
         # In range now, and one byte per card halves the walk's column reads.

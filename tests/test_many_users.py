@@ -1,0 +1,222 @@
+"""Many users of one table set: threads agree with one thread, processes share the pages.
+
+- 8 threads evaluate the same fixed-seed hands through ``evaluate`` and
+  ``evaluate_batch`` at once (small batches, and batches big enough to go
+  through the shared worker pool) and must get exactly what one thread gets;
+- 8 threads race the first load after ``clear_cache()``: one table set is
+  loaded and every thread gets the right value;
+- 4 processes map the tables and touch every page at once; their
+  proportional set size (PSS) for the table mappings, read from
+  ``/proc/<pid>/smaps``, must add up to about one copy of the tables, not
+  four. They read a private copy of the tables, so that no other process
+  on the machine (this one included) takes a share of the pages.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from builder.hands import random_hands
+from twoplustwo.evaluate import evaluate, evaluate_batch
+from twoplustwo.format import MANIFEST
+from twoplustwo.tables import ENV_VAR, clear_cache, default_path, get_tables
+
+ROOT = Path(__file__).resolve().parent.parent
+THREADS = 8
+PROCESSES = 4
+SEED = 7_000_007
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _tables_exist() -> None:
+    if not (default_path() / MANIFEST).is_file():
+        pytest.skip(f"no tables at {default_path()}: run `python -m builder`")
+
+
+@pytest.fixture(scope="module")
+def hands() -> dict[int, npt.NDArray[np.uint8]]:
+    """Fixed-seed hands per size: a few thousand for single calls, and more for batches."""
+    return {k: random_hands(3_000, k, seed=SEED + k) for k in (5, 6, 7)}
+
+
+@pytest.fixture(scope="module")
+def big_batch() -> npt.NDArray[np.uint8]:
+    # Above evaluate_batch's threshold for splitting over its worker pool,
+    # so 8 callers share that pool at once.
+    return random_hands(300_000, 7, seed=SEED)
+
+
+def _run_together(fn: Any, n: int = THREADS) -> list[Any]:
+    """Run ``fn(i)`` in ``n`` threads released together by a barrier; return the results."""
+    barrier = threading.Barrier(n)
+
+    def start(i: int) -> Any:
+        barrier.wait()
+        return fn(i)
+
+    with ThreadPoolExecutor(max_workers=n) as pool:
+        return list(pool.map(start, range(n)))  # re-raises a thread's exception here
+
+
+def test_threads_agree_with_one_thread(
+    hands: dict[int, npt.NDArray[np.uint8]], big_batch: npt.NDArray[np.uint8]
+) -> None:
+    rows = {k: h.tolist() for k, h in hands.items()}
+    # One thread first: the reference.
+    want_single = {k: [evaluate(r) for r in rows[k]] for k in rows}
+    want_batch = {k: evaluate_batch(h, threads=1).tolist() for k, h in hands.items()}
+    want_big = evaluate_batch(big_batch, threads=1)
+    assert want_single == want_batch  # the two paths agree before any threading
+
+    def work(i: int) -> tuple[dict[int, list[int]], dict[int, list[int]], npt.NDArray[np.uint16]]:
+        # Each thread takes the sizes in its own order, lists or tuples, so
+        # the threads interleave different work on the same tables.
+        order = [5, 6, 7][i % 3 :] + [5, 6, 7][: i % 3]
+        single = {k: [evaluate(tuple(r) if i % 2 else r) for r in rows[k]] for k in order}
+        batch = {k: evaluate_batch(hands[k]).tolist() for k in order}
+        return single, batch, evaluate_batch(big_batch)
+
+    for single, batch, big in _run_together(work):
+        assert single == want_single
+        assert batch == want_batch
+        np.testing.assert_array_equal(big, want_big)
+
+
+def test_concurrent_first_load(hands: dict[int, npt.NDArray[np.uint8]]) -> None:
+    row = hands[7][0].tolist()
+    want = evaluate(row)
+    for _ in range(20):  # the race is short; run it a few times
+        clear_cache()
+        results = _run_together(lambda i: (evaluate(row), id(get_tables())))
+        assert [v for v, _ in results] == [want] * THREADS
+        # One load, shared: every thread saw the same table set.
+        assert len({t for _, t in results}) == 1
+    assert evaluate_batch(hands[7]).tolist() == [evaluate(r) for r in hands[7].tolist()]
+
+
+# ----------------------------------------------------------------- processes
+
+# Loads the tables, evaluates a million hands, reads every page of every
+# array, reports, then waits for its stdin to close so that all processes
+# are alive while they are measured.
+_CHILD = """
+import json, sys
+import numpy as np
+from builder.hands import random_hands
+from twoplustwo.evaluate import evaluate_batch
+from twoplustwo.tables import get_tables
+
+t = get_tables()
+values = evaluate_batch(random_hands(1_000_000, 7, seed=int(sys.argv[1])))
+touched = sum(int(np.asarray(a).sum(dtype=np.uint64)) for a in t.arrays.values())
+print(json.dumps({"checksum": int(values.sum(dtype=np.uint64)), "touched": touched}), flush=True)
+sys.stdin.read()
+"""
+
+
+def smaps_of(pid: int, under: Path) -> dict[str, int]:
+    """kB of Rss, Pss and Shared (clean or dirty) summed over the mappings of files under ``under``."""
+    prefix = str(under.resolve()) + os.sep
+    totals = {"Rss": 0, "Pss": 0, "Shared": 0}
+    inside = False
+    with open(f"/proc/{pid}/smaps") as f:
+        for line in f:
+            first = line.split(maxsplit=1)[0]
+            if not first.endswith(":"):  # a mapping's header line: range perms offset dev inode [path]
+                parts = line.split(maxsplit=5)
+                inside = len(parts) == 6 and parts[5].strip().startswith(prefix)
+            elif inside and first[:-1] in ("Rss", "Pss"):
+                totals[first[:-1]] += int(line.split()[1])
+            elif inside and first in ("Shared_Clean:", "Shared_Dirty:"):
+                # A fresh copy's pages stay dirty until written back: shared all the same.
+                totals["Shared"] += int(line.split()[1])
+    return totals
+
+
+def rollup_of(pid: int) -> dict[str, int]:
+    """kB of Rss and Pss of the whole process."""
+    out = {}
+    with open(f"/proc/{pid}/smaps_rollup") as f:
+        for line in f:
+            key, _, rest = line.partition(":")
+            if key in ("Rss", "Pss"):
+                out[key] = int(rest.split()[0])
+    return out
+
+
+def _start(tables: Path, seed: int) -> subprocess.Popen[str]:
+    env = dict(os.environ)
+    env[ENV_VAR] = str(tables)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return subprocess.Popen(
+        [sys.executable, "-c", _CHILD, str(seed)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+
+
+def measure(n: int, tables: Path) -> list[dict[str, Any]]:
+    """Start ``n`` processes on ``tables``, wait until each touched every page, measure them all alive."""
+    procs = [_start(tables, SEED) for _ in range(n)]
+    try:
+        reports = [json.loads(p.stdout.readline() or "{}") for p in procs]  # type: ignore[union-attr]
+        out = []
+        for p, report in zip(procs, reports):
+            assert report, f"child {p.pid} died: exit {p.poll()}"
+            out.append({**report, "tables": smaps_of(p.pid, tables), "total": rollup_of(p.pid)})
+        return out
+    finally:
+        for p in procs:
+            p.stdin.close()  # type: ignore[union-attr]
+        for p in procs:
+            p.wait(timeout=60)
+
+
+@pytest.fixture(scope="module")
+def private_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real copy of the table set: new inodes, whose pages only the measured processes map."""
+    src = get_tables()
+    dst = tmp_path_factory.mktemp("private") / "tables"
+    dst.mkdir()
+    for f in src.manifest["files"]:
+        shutil.copyfile(src.path / f["name"], dst / f["name"])
+    shutil.copyfile(src.path / MANIFEST, dst / MANIFEST)
+    return dst.resolve()
+
+
+@pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="needs Linux /proc/<pid>/smaps")
+def test_processes_share_the_mapped_pages(private_tables: Path) -> None:
+    n_arrays = len(get_tables().arrays)
+    table_kb = get_tables().nbytes / 1024
+    expected = int(evaluate_batch(random_hands(1_000_000, 7, seed=SEED)).sum(dtype=np.uint64))
+
+    one = measure(1, private_tables)[0]
+    many = measure(PROCESSES, private_tables)
+    for m in [one, *many]:
+        assert m["checksum"] == expected
+        # Every page was read, so all of the tables is resident in each process
+        # (each file's mapping starts at its header and ends on a page: 8 kB slack).
+        assert 0.99 * table_kb <= m["tables"]["Rss"] <= table_kb + 8 * n_arrays
+    # Alone, a process pays for the whole copy.
+    assert one["tables"]["Pss"] >= 0.99 * table_kb
+    summed = sum(m["tables"]["Pss"] for m in many)
+    # Four processes pay for about one copy between them, not four.
+    assert summed < 1.5 * table_kb, f"{PROCESSES} processes' table PSS {summed} kB vs tables {table_kb:.0f} kB"
+    assert summed <= one["tables"]["Pss"] + 8 * n_arrays
+    for m in many:
+        assert m["tables"]["Shared"] >= 0.99 * table_kb
