@@ -127,10 +127,6 @@ def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> int:
     return _evaluate_parsed(w, parse_cards(cards))
 
 
-_BIT = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
-_CHECK_BLOCK = 1 << 14  # rows per block: the block's masks stay in L1/L2 cache
-
-
 def _first_bad_row(h: npt.NDArray[np.integer]) -> ValueError:
     """The error for the first row that is out of range or holds a duplicate."""
     out = (h < 0) | (h > 51)
@@ -143,24 +139,37 @@ def _first_bad_row(h: npt.NDArray[np.integer]) -> ValueError:
     return ValueError(f"hand {row}: duplicate card in {h[row].tolist()}")
 
 
-def _check_batch(h: npt.NDArray[np.integer]) -> None:
-    if h.size == 0:
-        return
-    if h.max() > 51 or (h.dtype.kind == "i" and h.min() < 0):
-        raise _first_bad_row(h)
-    # One bit per card: a row with a duplicate has fewer than k bits set.
-    k = h.shape[1]
-    mask = np.empty(min(len(h), _CHECK_BLOCK), dtype=np.uint64)
-    bits = np.empty_like(mask)
-    for start in range(0, len(h), _CHECK_BLOCK):
-        block = h[start : start + _CHECK_BLOCK]
-        m, b = mask[: len(block)], bits[: len(block)]
-        np.take(_BIT, block[:, 0], out=m)
-        for j in range(1, k):
-            np.take(_BIT, block[:, j], out=b)
-            m |= b
-        if (np.bitwise_count(m) != k).any():
-            raise _first_bad_row(h)
+def _checked_columns(h: npt.NDArray[np.integer]) -> npt.NDArray[np.uint8] | None:
+    """``(k, N)`` contiguous uint8 card columns of ``h``, or None if a row is bad.
+
+    Comparing every pair of columns (21 for seven cards) is cheaper than
+    it sounds: each comparison is one vectorised pass over bytes.
+    """
+    if h.size and (h.max() > 51 or (h.dtype.kind == "i" and h.min() < 0)):
+        return None
+    cols = np.ascontiguousarray(h.T, dtype=np.uint8)
+    dup = np.zeros(h.shape[0], dtype=bool)
+    eq = np.empty_like(dup)
+    for i in range(len(cols)):
+        for j in range(i + 1, len(cols)):
+            np.equal(cols[i], cols[j], out=eq)
+            dup |= eq
+    return None if dup.any() else cols
+
+
+def _walk_columns(
+    layers: list[npt.NDArray[np.unsignedinteger]], cols: npt.NDArray[np.integer]
+) -> npt.NDArray[np.unsignedinteger]:
+    if not np.can_cast(cols.dtype, np.intp):
+        cols = cols.astype(np.intp)
+    node = layers[0][cols[0]].astype(np.intp)
+    for j, layer in enumerate(layers[1:], start=1):
+        node *= 52
+        node += cols[j]
+        node = layer.take(node)
+        if j + 1 < len(layers):
+            node = node.astype(np.intp)
+    return np.asarray(node)  # a plain array, not a memmap of the layer's class
 
 
 def walk(
@@ -172,16 +181,7 @@ def walk(
     >>> walk(get_tables().layers("dag5"), np.array([[51, 47, 43, 39, 35]])).tolist()
     [7462]
     """
-    if not np.can_cast(h.dtype, np.intp):
-        h = h.astype(np.intp)
-    node = layers[0][h[:, 0]].astype(np.intp)
-    for j, layer in enumerate(layers[1:], start=1):
-        node *= 52
-        node += h[:, j]
-        node = layer.take(node)
-        if j + 1 < len(layers):
-            node = node.astype(np.intp)
-    return np.asarray(node)  # a plain array, not a memmap of the layer's class
+    return _walk_columns(layers, h.T)
 
 
 _pool: ThreadPoolExecutor | None = None
@@ -196,8 +196,8 @@ def evaluate_batch(
     Five- and six-card hands walk their own small DAGs, which stay in
     cache. ``check=False`` skips the range and duplicate checks: faster,
     but a bad hand then gives an arbitrary value (or an ``IndexError``
-    for a card far out of range). Large batches are split
-    over ``threads`` (default: all cores), since ``take`` releases the GIL.
+    for a card far out of range). Large batches are split over
+    ``threads`` (default: all cores), since ``take`` releases the GIL.
 
     >>> evaluate_batch([[48, 49, 50, 51, 44], [0, 4, 8, 12, 49]]).tolist()
     [7452, 5854]
@@ -209,23 +209,23 @@ def evaluate_batch(
         if h.size:
             raise ValueError(f"hands must be integers, got dtype {h.dtype}")
         h = h.astype(np.uint8)  # an empty list arrives as float64
-    if check:
-        _check_batch(h)
-        # In range now, and one byte per card halves the walk's column reads.
-        h = h.astype(np.uint8, copy=False)
     layers = get_tables().layers(f"dag{h.shape[1]}")
+
+    def part(lo: int, hi: int) -> npt.NDArray[np.unsignedinteger] | None:
+        # Each thread checks its own rows, so the check is split over the cores too.
+        cols = _checked_columns(h[lo:hi]) if check else np.ascontiguousarray(h[lo:hi].T)
+        return None if cols is None else _walk_columns(layers, cols)
+
     n_threads = threads or os.cpu_count() or 1
     if n_threads == 1 or len(h) < _PARALLEL_MIN:
-        return walk(layers, h).astype(np.uint16, copy=False)
-    global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
-    out = np.empty(len(h), dtype=np.uint16)
-    bounds = np.linspace(0, len(h), n_threads + 1).astype(int)
-
-    def part(i: int) -> None:
-        lo, hi = bounds[i], bounds[i + 1]
-        out[lo:hi] = walk(layers, h[lo:hi])
-
-    list(_pool.map(part, range(n_threads)))
-    return out
+        parts = [part(0, len(h))]
+    else:
+        global _pool
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
+        bounds = np.linspace(0, len(h), n_threads + 1).astype(int)
+        parts = list(_pool.map(part, bounds[:-1], bounds[1:]))
+    if any(p is None for p in parts):
+        raise _first_bad_row(h)
+    out = np.concatenate(parts) if len(parts) > 1 else parts[0]
+    return out.astype(np.uint16, copy=False)
