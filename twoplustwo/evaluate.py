@@ -96,35 +96,49 @@ def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> int:
     7284
     """
     w = _walker or _get_walker()
-    if (type(cards) is tuple or type(cards) is list) and len(cards) == 7:
-        # The hot path: seven ints, checked with one bit per card from a
-        # table. Cards 52..103 read 0, so they, like a duplicate, leave
-        # fewer than 7 bits set; larger ones fail the lookup; negative ones
-        # (which index from the end) fail the sign test of the OR. All fall
-        # through to the slow path, which names the problem. bool is an int
-        # subclass, hence the type checks.
-        try:
-            a, b, c, d, e, f, g = cards
-            m = _BITS[a] | _BITS[b] | _BITS[c] | _BITS[d] | _BITS[e] | _BITS[f] | _BITS[g]
-        except (TypeError, IndexError):
-            m = 0
-        if (
-            m.bit_count() == 7
-            and a | b | c | d | e | f | g >= 0
-            and type(a) is int
-            and type(b) is int
-            and type(c) is int
-            and type(d) is int
-            and type(e) is int
-            and type(f) is int
-            and type(g) is int
-        ):
-            return w.l7[
-                w.l6[w.l5[w.l4[w.l3[w.l2[w.l1[a] * 52 + b] * 52 + c] * 52 + d] * 52 + e] * 52 + f]
-                * 52
-                + g
-            ]
+    if type(cards) is tuple or type(cards) is list:
+        if len(cards) == 7:
+            # The hot path: seven ints, checked with one bit per card from a
+            # table. Cards 52..103 read 0, so they, like a duplicate, leave
+            # fewer than 7 bits set; larger ones fail the lookup; negative ones
+            # (which index from the end) fail the sign test of the OR. All fall
+            # through to the slow path, which names the problem. bool is an int
+            # subclass, hence the type checks.
+            try:
+                a, b, c, d, e, f, g = cards
+                m = _BITS[a] | _BITS[b] | _BITS[c] | _BITS[d] | _BITS[e] | _BITS[f] | _BITS[g]
+            except (TypeError, IndexError):
+                m = 0
+            if (
+                m.bit_count() == 7
+                and a | b | c | d | e | f | g >= 0
+                and type(a) is int
+                and type(b) is int
+                and type(c) is int
+                and type(d) is int
+                and type(e) is int
+                and type(f) is int
+                and type(g) is int
+            ):
+                return w.l7[
+                    w.l6[w.l5[w.l4[w.l3[w.l2[w.l1[a] * 52 + b] * 52 + c] * 52 + d] * 52 + e] * 52 + f]
+                    * 52
+                    + g
+                ]
+        ints = _distinct_ints(cards)
+        if ints is not None:
+            return _evaluate_parsed(w, ints)
     return _evaluate_parsed(w, parse_cards(cards))
+
+
+def _distinct_ints(cards: Sequence[Any]) -> Sequence[int] | None:
+    """``cards`` if it is distinct plain ints 0..51, else None (for parse_cards to explain)."""
+    m = 0
+    for x in cards:
+        if type(x) is not int or not 0 <= x <= 51:
+            return None
+        m |= _BITS[x]
+    return cards if m.bit_count() == len(cards) else None
 
 
 def _first_bad_row(h: npt.NDArray[np.integer]) -> ValueError:
