@@ -38,7 +38,7 @@ __all__ = ["N_HANDS", "PROCESS_COUNTS", "measure", "other_mappers", "private_cop
 N_HANDS = 1_000_000
 #: Processes at once, one measurement per entry.
 PROCESS_COUNTS = (1, 4)
-_SEED = 20261122
+SEED = 20261122
 _ROOT = Path(__file__).resolve().parent.parent
 
 # Runs in each measured process: load, evaluate, touch every page, report,
@@ -124,7 +124,7 @@ def measure(n: int, tables: Path) -> tuple[list[dict[str, Any]], list[int]]:
     env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", _CHILD, str(N_HANDS), str(_SEED)],
+            [sys.executable, "-c", _CHILD, str(N_HANDS), str(SEED)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

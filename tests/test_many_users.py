@@ -14,11 +14,6 @@
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -28,12 +23,12 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from bench import memory
 from builder.hands import random_hands
 from twoplustwo.evaluate import evaluate, evaluate_batch
 from twoplustwo.format import MANIFEST
-from twoplustwo.tables import ENV_VAR, clear_cache, default_path, get_tables
+from twoplustwo.tables import clear_cache, default_path, get_tables
 
-ROOT = Path(__file__).resolve().parent.parent
 THREADS = 8
 PROCESSES = 4
 SEED = 7_000_007
@@ -108,105 +103,24 @@ def test_concurrent_first_load(hands: dict[int, npt.NDArray[np.uint8]]) -> None:
 
 # ----------------------------------------------------------------- processes
 
-# Loads the tables, evaluates a million hands, reads every page of every
-# array, reports, then waits for its stdin to close so that all processes
-# are alive while they are measured.
-_CHILD = """
-import json, sys
-import numpy as np
-from builder.hands import random_hands
-from twoplustwo.evaluate import evaluate_batch
-from twoplustwo.tables import get_tables
-
-t = get_tables()
-values = evaluate_batch(random_hands(1_000_000, 7, seed=int(sys.argv[1])))
-touched = sum(int(np.asarray(a).sum(dtype=np.uint64)) for a in t.arrays.values())
-print(json.dumps({"checksum": int(values.sum(dtype=np.uint64)), "touched": touched}), flush=True)
-sys.stdin.read()
-"""
-
-
-def smaps_of(pid: int, under: Path) -> dict[str, int]:
-    """kB of Rss, Pss and Shared (clean or dirty) summed over the mappings of files under ``under``."""
-    prefix = str(under.resolve()) + os.sep
-    totals = {"Rss": 0, "Pss": 0, "Shared": 0}
-    inside = False
-    with open(f"/proc/{pid}/smaps") as f:
-        for line in f:
-            first = line.split(maxsplit=1)[0]
-            if not first.endswith(":"):  # a mapping's header line: range perms offset dev inode [path]
-                parts = line.split(maxsplit=5)
-                inside = len(parts) == 6 and parts[5].strip().startswith(prefix)
-            elif inside and first[:-1] in ("Rss", "Pss"):
-                totals[first[:-1]] += int(line.split()[1])
-            elif inside and first in ("Shared_Clean:", "Shared_Dirty:"):
-                # A fresh copy's pages stay dirty until written back: shared all the same.
-                totals["Shared"] += int(line.split()[1])
-    return totals
-
-
-def rollup_of(pid: int) -> dict[str, int]:
-    """kB of Rss and Pss of the whole process."""
-    out = {}
-    with open(f"/proc/{pid}/smaps_rollup") as f:
-        for line in f:
-            key, _, rest = line.partition(":")
-            if key in ("Rss", "Pss"):
-                out[key] = int(rest.split()[0])
-    return out
-
-
-def _start(tables: Path, seed: int) -> subprocess.Popen[str]:
-    env = dict(os.environ)
-    env[ENV_VAR] = str(tables)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    return subprocess.Popen(
-        [sys.executable, "-c", _CHILD, str(seed)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env=env,
-    )
-
-
-def measure(n: int, tables: Path) -> list[dict[str, Any]]:
-    """Start ``n`` processes on ``tables``, wait until each touched every page, measure them all alive."""
-    procs = [_start(tables, SEED) for _ in range(n)]
-    try:
-        reports = [json.loads(p.stdout.readline() or "{}") for p in procs]  # type: ignore[union-attr]
-        out = []
-        for p, report in zip(procs, reports):
-            assert report, f"child {p.pid} died: exit {p.poll()}"
-            out.append({**report, "tables": smaps_of(p.pid, tables), "total": rollup_of(p.pid)})
-        return out
-    finally:
-        for p in procs:
-            p.stdin.close()  # type: ignore[union-attr]
-        for p in procs:
-            p.wait(timeout=60)
+# The same measurement as `python -m bench.memory`, with assertions.
 
 
 @pytest.fixture(scope="module")
 def private_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real copy of the table set: new inodes, whose pages only the measured processes map."""
-    src = get_tables()
-    dst = tmp_path_factory.mktemp("private") / "tables"
-    dst.mkdir()
-    for f in src.manifest["files"]:
-        shutil.copyfile(src.path / f["name"], dst / f["name"])
-    shutil.copyfile(src.path / MANIFEST, dst / MANIFEST)
-    return dst.resolve()
+    return memory.private_copy(tmp_path_factory.mktemp("private") / "tables")
 
 
 @pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="needs Linux /proc/<pid>/smaps")
 def test_processes_share_the_mapped_pages(private_tables: Path) -> None:
     n_arrays = len(get_tables().arrays)
     table_kb = get_tables().nbytes / 1024
-    expected = int(evaluate_batch(random_hands(1_000_000, 7, seed=SEED)).sum(dtype=np.uint64))
+    hands = random_hands(memory.N_HANDS, 7, seed=memory.SEED)
+    expected = int(evaluate_batch(hands).sum(dtype=np.uint64))
 
-    one = measure(1, private_tables)[0]
-    many = measure(PROCESSES, private_tables)
+    one = memory.measure(1, private_tables)[0][0]
+    many, _ = memory.measure(PROCESSES, private_tables)
     for m in [one, *many]:
         assert m["checksum"] == expected
         # Every page was read, so all of the tables is resident in each process

@@ -34,6 +34,7 @@ __all__ = [
     "RANKS",
     "SUITS",
     "CardLike",
+    "check_disjoint",
     "format_card",
     "format_cards",
     "parse_card",
@@ -202,3 +203,19 @@ def format_cards(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> s
     'As Td 2c'
     """
     return " ".join(RANKS[c >> 2] + SUITS[c & 3] for c in parse_cards(cards))
+
+
+def check_disjoint(groups: Sequence[tuple[str, Sequence[int]]]) -> None:
+    """Raise ``ValueError`` naming the first card that two named groups share.
+
+    >>> check_disjoint([("hand 1", [51, 50]), ("the board", [0, 51, 3])])
+    Traceback (most recent call last):
+    ...
+    ValueError: As is in both hand 1 and the board
+    """
+    owner: dict[int, str] = {}
+    for name, cards in groups:
+        for c in cards:
+            if c in owner:
+                raise ValueError(f"{format_card(c)} is in both {owner[c]} and {name}")
+            owner[c] = name

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__
-from .cards import format_card, format_cards, parse_cards
+from .cards import check_disjoint, format_cards, parse_cards
 from .format import FORMAT_VERSION, TableError
 from .values import CATEGORIES, HAND_COUNTS, category_counts, describe
 
@@ -109,16 +109,6 @@ def best_five(cards: Sequence[int]) -> list[int]:
             return list(five)
     # Unreachable for correct tables: a hand's value is that of its best five.
     raise TableError(f"no five of {format_cards(cards)} reach the hand's value {value}")
-
-
-def _check_disjoint(groups: Sequence[tuple[str, Sequence[int]]]) -> None:
-    """Raise ValueError naming the first card used in two places."""
-    where: dict[int, str] = {}
-    for name, cards in groups:
-        for c in cards:
-            if c in where:
-                raise ValueError(f"card {format_card(c)} is in both {where[c]} and {name}")
-            where[c] = name
 
 
 def _table(rows: list[list[str]], right: set[int]) -> list[str]:
@@ -264,7 +254,7 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
 
     include = _card_list(args.include)
     dead = _card_list(args.dead)
-    _check_disjoint([("--include", include), ("--dead", dead)])
+    check_disjoint([("--include", include), ("--dead", dead)])
     # Only pass what was asked for, so plain enumeration needs no more than
     # histogram(n).
     options: dict[str, list[int]] = {}
@@ -294,7 +284,7 @@ def _cmd_equity(args: argparse.Namespace) -> int:
     hands = [parse_hand([h]) for h in args.hands]
     board = _card_list(args.board)
     dead = _card_list(args.dead)
-    _check_disjoint(
+    check_disjoint(
         [(f"hand {i + 1}", h) for i, h in enumerate(hands)] + [("the board", board), ("the dead cards", dead)]
     )
     results = equity(hands, board=board, dead=dead)

@@ -23,7 +23,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from .cards import CardLike, format_cards, parse_cards
+from .cards import CardLike, check_disjoint, format_cards, parse_cards
 from .exhaustive import _get_pool, _layers, _Tail
 from .tables import Tables, get_tables
 
@@ -136,15 +136,6 @@ def _parse_hands(hands: Sequence[Cards]) -> list[list[int]]:
     return parsed
 
 
-def _check_disjoint(groups: list[tuple[str, list[int]]]) -> None:
-    owner: dict[int, str] = {}
-    for name, cards in groups:
-        for c in cards:
-            if c in owner:
-                raise ValueError(f"{format_cards([c])} is in both {owner[c]} and {name}")
-            owner[c] = name
-
-
 def equity(
     hands: Sequence[Cards],
     board: Cards = (),
@@ -174,7 +165,7 @@ def equity(
     if len(known) not in (0, 3, 4, 5):
         raise ValueError(f"the board holds 0, 3, 4 or 5 cards, got {len(known)}")
     out = parse_cards(dead)
-    _check_disjoint(
+    check_disjoint(
         [(f"hand {i + 1}", h) for i, h in enumerate(holes)]
         + [("the board", known), ("the dead cards", out)]
     )
