@@ -11,12 +11,12 @@ A bundle (``twoplustwo-tables-<format_version>.tar.zst``, written by
    reversible transform.
 
 The transform is what makes the bundle small. A layer's rows are the 52
-transitions of one node, and nodes are numbered in enumeration order, so a
-column (one card across all nodes) changes slowly: ``columns-delta`` stores
+transitions of one node, and similar nodes tend to have nearby numbers, so
+a column (one card across all nodes) changes slowly: ``columns-delta`` stores
 each entry as its difference from the entry one row above (wrapping in the
 array's own unsigned width, zigzag-coded so small negative steps stay small
 numbers) and writes the array column by column. That takes zstd from about
-12.7 MB to about 2.3 MB for the whole set. ``raw`` stores data unchanged.
+13 MB to about 3.0 MB for the whole set. ``raw`` stores data unchanged.
 
 :func:`install_bundle` streams the bundle (one member in memory at a time),
 writes every file into a staging directory beside the target, checks each
