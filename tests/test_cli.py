@@ -313,11 +313,13 @@ def test_equity_table_with_a_stub(capsys: pytest.CaptureFixture[str], monkeypatc
     def equity(hands: list[list[int]], board: object = (), dead: object = ()) -> list[SimpleNamespace]:
         calls.append((hands, board, dead))
         return [
-            SimpleNamespace(boards=990, wins=800, ties=10, win=800 / 990, tie=10 / 990, equity=805 / 990),
-            SimpleNamespace(boards=990, wins=180, ties=10, win=180 / 990, tie=10 / 990, equity=185 / 990),
+            SimpleNamespace(hand=(51, 50), boards=990, wins=800, ties=10, win=800 / 990, tie=10 / 990, equity=805 / 990),
+            SimpleNamespace(hand=(47, 46), boards=990, wins=180, ties=10, win=180 / 990, tie=10 / 990, equity=185 / 990),
         ]
 
-    monkeypatch.setitem(sys.modules, "twoplustwo.equity", SimpleNamespace(equity=equity))
+    from twoplustwo.equity import equity_table
+
+    monkeypatch.setitem(sys.modules, "twoplustwo.equity", SimpleNamespace(equity=equity, equity_table=equity_table))
     code, out, err = run(["equity", "AsAh", "Ks Kh", "--board", "2c 7d", "--board", "9s", "--dead", "3c"], capsys)
     assert (code, err) == (0, "")
     assert calls == [([[51, 50], [47, 46]], [0, 21, 31], [4])]

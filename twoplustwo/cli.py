@@ -279,31 +279,17 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
 
 
 def _cmd_equity(args: argparse.Namespace) -> int:
-    from .equity import equity
-
     hands = [parse_hand([h]) for h in args.hands]
     board = _card_list(args.board)
     dead = _card_list(args.dead)
     check_disjoint(
         [(f"hand {i + 1}", h) for i, h in enumerate(hands)] + [("the board", board), ("the dead cards", dead)]
     )
+    from .equity import equity, equity_table
+
     results = equity(hands, board=board, dead=dead)
     print(f"board: {format_cards(board) or 'none'}; dead: {format_cards(dead) or 'none'}")
-    rows = [["hand", "win %", "tie %", "equity %", "wins", "ties", "boards"]]
-    for h, r in zip(hands, results):
-        rows.append(
-            [
-                format_cards(h),
-                f"{100 * r.win:.3f}",
-                f"{100 * r.tie:.3f}",
-                f"{100 * r.equity:.3f}",
-                f"{r.wins:,}",
-                f"{r.ties:,}",
-                f"{r.boards:,}",
-            ]
-        )
-    for line in _table(rows, {1, 2, 3, 4, 5, 6}):
-        print(line)
+    print(equity_table(results))
     return 0
 
 
