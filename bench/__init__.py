@@ -6,12 +6,38 @@ A section is a function taking no arguments and returning markdown lines
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
 
-__all__ = ["Section", "markdown_table"]
+__all__ = ["ROOT", "Section", "best_of", "child_env", "markdown_table"]
+
+#: The checkout, so benchmark subprocesses import this tree's packages.
+ROOT = Path(__file__).resolve().parent.parent
+
+T = TypeVar("T")
 
 #: A benchmark section: runs its measurements, returns markdown lines.
 Section = Callable[[], list[str]]
+
+
+def best_of(fn: Callable[[], T], repeats: int) -> tuple[float, T]:
+    """Seconds of the fastest of ``repeats`` calls, and the last call's result."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def child_env(**extra: str) -> dict[str, str]:
+    """This process's environment, with :data:`ROOT` first on ``PYTHONPATH``."""
+    env = dict(os.environ, **extra)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return env
 
 
 def markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -32,12 +31,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from . import markdown_table
+from . import ROOT, child_env, markdown_table
 from .summary import FIGURES
 
 __all__ = ["build_in_subprocess", "manifest_digest", "section"]
 
-_ROOT = Path(__file__).resolve().parent.parent
 
 # Runs in a fresh interpreter; prints one JSON object. Peak memory is read
 # in the child itself, as RUSAGE_CHILDREN in the parent would also count
@@ -67,14 +65,13 @@ def _progress(message: str) -> None:
 
 def build_in_subprocess(target: Path) -> dict[str, Any]:
     """Build the tables into ``target`` in a fresh interpreter; its report as a dict."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env = child_env()
     out = subprocess.run(
         [sys.executable, "-c", _BUILD_SCRIPT, str(target)],
         capture_output=True,
         text=True,
         check=True,
-        cwd=_ROOT,
+        cwd=ROOT,
         env=env,
     )
     # tqdm is disabled, but a warning could still precede the report.

@@ -38,7 +38,7 @@ import numpy as np
 from builder.hands import all_hands
 from builder.oracles import specialk
 
-from . import markdown_table
+from . import best_of, child_env, markdown_table
 
 __all__ = ["ORACLE_SLICE", "REPEATS", "run", "section"]
 
@@ -57,16 +57,6 @@ HANDS = ["As Ah", "Kd Kc"]
 
 def _progress(message: str) -> None:
     print(f"exhaustive: {message}", file=sys.stderr, flush=True)
-
-
-def _best(fn: Callable[[], object], repeats: int = REPEATS) -> tuple[float, object]:
-    best = float("inf")
-    result: object = None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def _drain(threads: int | None) -> int:
@@ -152,9 +142,7 @@ print(time.perf_counter() - t0)
 
 def _cold_equity() -> float:
     """Seconds for import and a first preflop equity call in a fresh interpreter."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env = child_env()
     runs = [
         float(
             subprocess.run(
@@ -186,7 +174,7 @@ def section() -> list[str]:
     digest, value_sum, counts = _values_digest()
     for threads, label in ((None, f"default ({cores})"), (1, "1")):
         _progress(f"iter_hands(7), threads={label}")
-        seconds, n = _best(lambda: _drain(threads))
+        seconds, n = best_of(lambda: _drain(threads), REPEATS)
         assert n == N7
         rows.append(
             [
@@ -222,7 +210,7 @@ def section() -> list[str]:
             notes.append(f"**{name} disagrees with iter_hands on the first {ORACLE_SLICE:,} hands.**")
 
     _progress("histogram(7)")
-    hist_s, hist = _best(lambda: histogram(7), 5)
+    hist_s, hist = best_of(lambda: histogram(7), 5)
     assert isinstance(hist, np.ndarray)
     hist_digest = hashlib.sha256(hist.astype("<i8").tobytes()).hexdigest()[:12]
     agrees = np.array_equal(hist, counts)
@@ -230,7 +218,7 @@ def section() -> list[str]:
         ["`histogram(7)`", f"{N7:,}", f"{hist_s:.4f}", f"{N7 / hist_s:,.0f}", hist_digest, "measured"]
     )
     _progress("bincount of iter_hands values")
-    bincount_s, _ = _best(_bincount_all, 1)
+    bincount_s, _ = best_of(_bincount_all, 1)
     rows.append(
         [
             "`bincount` of `iter_hands(7)` values",
@@ -243,7 +231,7 @@ def section() -> list[str]:
     )
 
     _progress("preflop equity")
-    eq_s, results = _best(lambda: equity(HANDS), 5)
+    eq_s, results = best_of(lambda: equity(HANDS), 5)
     aa = results[0]  # type: ignore[index]
     boards = aa.boards
     eq_check = f"{aa.wins:,} / {aa.ties:,} / {aa.losses:,}"
@@ -259,7 +247,7 @@ def section() -> list[str]:
     )
     _progress("preflop equity, specialk on every board")
     hands_a, hands_b = _preflop_hands()
-    sk_s, sk = _best(lambda: _specialk_preflop(hands_a, hands_b), REPEATS)
+    sk_s, sk = best_of(lambda: _specialk_preflop(hands_a, hands_b), REPEATS)
     sk_check = "{:,} / {:,} / {:,}".format(*sk)  # type: ignore[str-format]
     rows.append(
         [

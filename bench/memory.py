@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import markdown_table
+from . import ROOT, child_env, markdown_table
 
 __all__ = ["N_HANDS", "PROCESS_COUNTS", "measure", "other_mappers", "private_copy", "section"]
 
@@ -39,7 +39,6 @@ N_HANDS = 1_000_000
 #: Processes at once, one measurement per entry.
 PROCESS_COUNTS = (1, 4)
 SEED = 20261122
-_ROOT = Path(__file__).resolve().parent.parent
 
 # Runs in each measured process: load, evaluate, touch every page, report,
 # then block until the parent closes stdin so all stay alive while measured.
@@ -119,16 +118,14 @@ def other_mappers(under: Path, exclude: set[int]) -> list[int]:
 
 def measure(n: int, tables: Path) -> tuple[list[dict[str, Any]], list[int]]:
     """Run ``n`` processes at once on ``tables``; their figures (kB), and other pids mapping those tables."""
-    env = dict(os.environ)
-    env["TWOPLUSTWO_TABLES"] = str(tables)
-    env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env = child_env(TWOPLUSTWO_TABLES=str(tables))
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", _CHILD, str(N_HANDS), str(SEED)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
-            cwd=_ROOT,
+            cwd=ROOT,
             env=env,
         )
         for _ in range(n)

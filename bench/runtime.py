@@ -25,17 +25,15 @@ import random
 import statistics
 import subprocess
 import sys
-import time
 import timeit
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
 from builder.hands import random_hands
 from builder.oracles import specialk
 
-from . import markdown_table
+from . import ROOT, best_of, child_env, markdown_table
 from .oracles import SEED, checksum
 
 __all__ = ["GOAL_BATCH7", "GOAL_SINGLE7", "LOADS", "N_BATCH", "N_SINGLE", "REPEATS", "run", "section"]
@@ -51,7 +49,6 @@ REPEATS = 5
 GOAL_SINGLE7 = 1_500_000
 GOAL_BATCH7 = 25_000_000
 
-_ROOT = Path(__file__).resolve().parent.parent
 
 # Runs in a fresh interpreter; prints the three timings in seconds as JSON.
 _LOAD_SCRIPT = """
@@ -72,21 +69,9 @@ def _progress(message: str) -> None:
     print(f"runtime: {message}", file=sys.stderr, flush=True)
 
 
-def _best(fn: Callable[[], object], repeats: int) -> tuple[float, object]:
-    """Fastest of ``repeats`` calls, and the last call's result."""
-    best = float("inf")
-    result: object = None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, result
-
-
 def _load_times() -> list[float]:
     """Median seconds of import, load_tables() and first evaluate, fresh processes."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env = child_env()
     runs = []
     for _ in range(LOADS):
         out = subprocess.run(
@@ -94,7 +79,7 @@ def _load_times() -> list[float]:
             capture_output=True,
             text=True,
             check=True,
-            cwd=_ROOT,
+            cwd=ROOT,
             env=env,
         )
         runs.append(json.loads(out.stdout))
@@ -176,7 +161,7 @@ def _batch_section() -> list[str]:
         specialk.evaluate(hands[:100])  # warm-up: tables built on first use
         evaluate_batch(hands[:100])
         _progress(f"batches: {k} cards, specialk")
-        oracle_s, reference = _best(lambda: specialk.evaluate(hands), REPEATS)
+        oracle_s, reference = best_of(lambda: specialk.evaluate(hands), REPEATS)
         assert isinstance(reference, np.ndarray)
         rows.append(
             [
@@ -196,7 +181,7 @@ def _batch_section() -> list[str]:
             for threads in (1, None):
                 label = "1" if threads == 1 else f"default ({cores})"
                 _progress(f"batches: {k} cards, check={check}, threads={label}")
-                s, values = _best(
+                s, values = best_of(
                     lambda: evaluate_batch(hands, check=check, threads=threads), REPEATS
                 )
                 assert isinstance(values, np.ndarray)

@@ -30,7 +30,6 @@ run in its own virtualenv), its headline figures are listed after the table.
 from __future__ import annotations
 
 import json
-import os
 import random
 import statistics
 import subprocess
@@ -42,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from . import markdown_table
+from . import ROOT, child_env, markdown_table
 
 __all__ = [
     "FIGURES",
@@ -60,7 +59,6 @@ FIGURES: dict[str, float] = {}
 #: Markdown lines each section returned in this run, by section name.
 OUTPUTS: dict[str, list[str]] = {}
 
-_ROOT = Path(__file__).resolve().parent.parent
 _PEERS_JSON = Path(__file__).with_name("peers.json")
 #: Fresh interpreters whose specialk set-up times are summarised by their median.
 _LOADS = 5
@@ -218,8 +216,7 @@ print(json.dumps([t1 - t0, t2 - t1, t3 - t2, nbytes]))
 
 def _specialk_setup() -> tuple[float, float, int]:
     """Median seconds to first 7-card answer and to all tables, and the tables' bytes."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(_ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env = child_env()
     runs = []
     for _ in range(_LOADS):
         out = subprocess.run(
@@ -227,7 +224,7 @@ def _specialk_setup() -> tuple[float, float, int]:
             capture_output=True,
             text=True,
             check=True,
-            cwd=_ROOT,
+            cwd=ROOT,
             env=env,
         )
         runs.append(json.loads(out.stdout))
