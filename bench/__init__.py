@@ -6,13 +6,16 @@ A section is a function taking no arguments and returning markdown lines
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
-__all__ = ["ROOT", "Section", "best_of", "child_env", "markdown_table"]
+__all__ = ["ROOT", "Section", "best_of", "child_env", "fresh_runs", "markdown_table"]
 
 #: The checkout, so benchmark subprocesses import this tree's packages.
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +41,19 @@ def child_env(**extra: str) -> dict[str, str]:
     env = dict(os.environ, **extra)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     return env
+
+
+def fresh_runs(script: str, times: int) -> list[Any]:
+    """Run ``script`` in ``times`` fresh interpreters; each run's stdout parsed as JSON."""
+    env = child_env()
+    return [
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT, env=env
+            ).stdout
+        )
+        for _ in range(times)
+    ]
 
 
 def markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:

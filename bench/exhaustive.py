@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -38,7 +37,7 @@ import numpy as np
 from builder.hands import all_hands
 from builder.oracles import specialk
 
-from . import best_of, child_env, markdown_table
+from . import best_of, fresh_runs, markdown_table
 
 __all__ = ["ORACLE_SLICE", "REPEATS", "run", "section"]
 
@@ -142,15 +141,7 @@ print(time.perf_counter() - t0)
 
 def _cold_equity() -> float:
     """Seconds for import and a first preflop equity call in a fresh interpreter."""
-    env = child_env()
-    runs = [
-        float(
-            subprocess.run(
-                [sys.executable, "-c", _COLD_SCRIPT], capture_output=True, text=True, check=True, env=env
-            ).stdout
-        )
-        for _ in range(3)
-    ]
+    runs = [float(r) for r in fresh_runs(_COLD_SCRIPT, 3)]
     return sorted(runs)[1]
 
 

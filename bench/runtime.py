@@ -19,11 +19,9 @@ Three tables, each measured on fixed-seed input so reruns compare:
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import timeit
 from collections.abc import Callable
@@ -33,7 +31,7 @@ import numpy as np
 from builder.hands import random_hands
 from builder.oracles import specialk
 
-from . import ROOT, best_of, child_env, markdown_table
+from . import best_of, fresh_runs, markdown_table
 from .oracles import SEED, checksum
 
 __all__ = ["GOAL_BATCH7", "GOAL_SINGLE7", "LOADS", "N_BATCH", "N_SINGLE", "REPEATS", "run", "section"]
@@ -71,18 +69,7 @@ def _progress(message: str) -> None:
 
 def _load_times() -> list[float]:
     """Median seconds of import, load_tables() and first evaluate, fresh processes."""
-    env = child_env()
-    runs = []
-    for _ in range(LOADS):
-        out = subprocess.run(
-            [sys.executable, "-c", _LOAD_SCRIPT],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=ROOT,
-            env=env,
-        )
-        runs.append(json.loads(out.stdout))
+    runs = fresh_runs(_LOAD_SCRIPT, LOADS)
     return [statistics.median(r[i] for r in runs) for i in range(3)]
 
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 import json
 import random
 import statistics
-import subprocess
 import sys
 import timeit
 from collections.abc import Callable, Sequence
@@ -41,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from . import ROOT, child_env, markdown_table
+from . import fresh_runs, markdown_table
 
 __all__ = [
     "FIGURES",
@@ -216,18 +215,7 @@ print(json.dumps([t1 - t0, t2 - t1, t3 - t2, nbytes]))
 
 def _specialk_setup() -> tuple[float, float, int]:
     """Median seconds to first 7-card answer and to all tables, and the tables' bytes."""
-    env = child_env()
-    runs = []
-    for _ in range(_LOADS):
-        out = subprocess.run(
-            [sys.executable, "-c", _SPECIALK_SCRIPT],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=ROOT,
-            env=env,
-        )
-        runs.append(json.loads(out.stdout))
+    runs = fresh_runs(_SPECIALK_SCRIPT, _LOADS)
     first = statistics.median(r[0] + r[1] for r in runs)
     total = statistics.median(r[0] + r[1] + r[2] for r in runs)
     return first, total, int(runs[0][3])
