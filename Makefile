@@ -4,23 +4,32 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: all install tables test bench bench-peers bundle c-reader clean
+.PHONY: all install tables test test-fast lint bench bench-peers bundle c-reader clean
 
 all: tables
 
-$(STAMP): pyproject.toml
+# Two distributions: the runtime (this folder) and the builder (builder/).
+$(STAMP): pyproject.toml builder/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[build,test]'
+	$(PY) -m pip install --quiet -e '.[test,lint]' -e ./builder
 	touch $(STAMP)
 
 install: $(STAMP)
 
 tables: $(STAMP)
-	$(PY) -m builder --if-missing
+	$(PY) -m twoplustwo_builder --if-missing
 
 test: tables
 	$(PY) -m pytest -q
+
+# Everything but the tests marked slow: a quick check while editing.
+test-fast: tables
+	$(PY) -m pytest -q -m "not slow"
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m mypy
 
 bench: tables
 	$(PY) -m bench
@@ -29,11 +38,11 @@ bench-peers: tables
 	$(PY) -m bench.peers
 
 bundle: tables
-	$(PY) -m builder.bundle
+	$(PY) -m twoplustwo_builder.bundle
 
 c-reader:
 	$(MAKE) -C examples/c
 
 clean:
-	rm -rf $(VENV) .venv-peers tables/*.npy tables/manifest.json tables/.build-* tables/.lock dist build *.egg-info .pytest_cache .hypothesis examples/c/eval
+	rm -rf $(VENV) .venv-peers tables/*.npy tables/manifest.json tables/.build-* tables/.lock dist build *.egg-info builder/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis examples/c/eval
 	find . -name __pycache__ -prune -exec rm -rf {} +

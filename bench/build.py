@@ -1,13 +1,13 @@
 """Build figures: a full build from nothing, its bundle and the bundle's install.
 
-The build runs in a fresh interpreter (``builder.pipeline.build`` into a
+The build runs in a fresh interpreter (``twoplustwo_builder.pipeline.build`` into a
 temporary directory, ``check=False`` so only the making of the tables is
 timed), which reports its seconds per stage, node counts, bytes per array
 and its own peak resident memory (``ru_maxrss``): a subprocess, so neither
 this process's arrays nor its earlier sections count towards the peak.
 
 Then, in this process, the new tables are packed with
-:func:`builder.bundle.write_bundle` (``check=False``: the timed install
+:func:`twoplustwo_builder.bundle.write_bundle` (``check=False``: the timed install
 below is the check) and installed with
 :func:`twoplustwo.bundle.install_bundle` into a second temporary directory,
 which verifies every file's sha256 on the way.
@@ -43,7 +43,7 @@ __all__ = ["build_in_subprocess", "manifest_digest", "section"]
 _BUILD_SCRIPT = """
 import json, resource, sys, time
 t0 = time.perf_counter()
-from builder.pipeline import build
+from twoplustwo_builder.pipeline import build
 t1 = time.perf_counter()
 report = build(sys.argv[1], quiet=True, check=False)
 t2 = time.perf_counter()
@@ -91,7 +91,7 @@ def _mib(n: float) -> str:
 
 def section() -> list[str]:
     """Build, bundle and install from nothing; return the section's markdown lines."""
-    from builder.bundle import write_bundle
+    from twoplustwo_builder.bundle import write_bundle
     from twoplustwo.bundle import install_bundle
     from twoplustwo.format import DAGS
     from twoplustwo.tables import default_path, load_tables
@@ -124,7 +124,7 @@ def section() -> list[str]:
     stage_rows = [[stage, f"{s:.2f}"] for stage, s in seconds.items()]
     stage_rows.append(["total (stages)", f"{build_s:.2f}"])
     stage_rows.append(["wall, `build()` call", f"{report['build_s']:.2f}"])
-    stage_rows.append(["import of `builder.pipeline` (not in the build)", f"{report['import_s']:.2f}"])
+    stage_rows.append(["import of `twoplustwo_builder.pipeline` (not in the build)", f"{report['import_s']:.2f}"])
 
     dag_rows = []
     for dag in DAGS:

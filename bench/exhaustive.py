@@ -5,9 +5,9 @@ run that maps the tables and builds the cached subset blocks) next to the
 route an oracle would take for the same answer:
 
 - ``iter_hands(7)`` over all 133,784,560 hands, on the default threads and
-  on one, against ``builder.hands.all_hands`` chunks walked by
+  on one, against ``twoplustwo_builder.hands.all_hands`` chunks walked by
   ``evaluate_batch`` (the plain layer-by-layer numpy walk) and evaluated by
-  :mod:`builder.oracles.specialk`. Those two run on the first
+  :mod:`twoplustwo_builder.oracles.specialk`. Those two run on the first
   :data:`ORACLE_SLICE` hands only and are extrapolated, which the table
   says;
 - ``histogram(7)`` against the ``bincount`` of ``iter_hands`` values;
@@ -34,8 +34,8 @@ from math import comb
 
 import numpy as np
 
-from builder.hands import all_hands
-from builder.oracles import specialk
+from twoplustwo_builder.hands import all_hands
+from twoplustwo_builder.oracles import specialk
 
 from . import best_of, fresh_runs, markdown_table
 

@@ -45,7 +45,7 @@ SEED = 20261122
 _CHILD = """
 import json, sys
 import numpy as np
-from builder.hands import random_hands
+from twoplustwo_builder.hands import random_hands
 from twoplustwo.evaluate import evaluate_batch
 from twoplustwo.tables import get_tables
 

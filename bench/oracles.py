@@ -17,8 +17,8 @@ from types import ModuleType
 import numpy as np
 import numpy.typing as npt
 
-from builder.hands import random_hands
-from builder.oracles import cactus_kev, categoriser, signature, specialk
+from twoplustwo_builder.hands import random_hands
+from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
 
 from . import markdown_table
 

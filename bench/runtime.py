@@ -11,7 +11,7 @@ Three tables, each measured on fixed-seed input so reruns compare:
 - batches: ``evaluate_batch`` on :data:`N_BATCH` random 5-, 6- and 7-card
   hands (best of :data:`REPEATS`), with and without the input check, on one
   thread and on the default number, each next to the fastest oracle
-  (:mod:`builder.oracles.specialk`) on the same batch. The 7-card batch is
+  (:mod:`twoplustwo_builder.oracles.specialk`) on the same batch. The 7-card batch is
   the one ``bench.oracles`` uses, so its checksum must match that section's.
 
 >>> rows = section()  # doctest: +SKIP
@@ -28,8 +28,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from builder.hands import random_hands
-from builder.oracles import specialk
+from twoplustwo_builder.hands import random_hands
+from twoplustwo_builder.oracles import specialk
 
 from . import best_of, fresh_runs, markdown_table
 from .oracles import SEED, checksum

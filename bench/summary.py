@@ -138,7 +138,7 @@ def single_hands() -> list[tuple[int, ...]]:
 
 def specialk_scalar() -> Callable[[Sequence[int]], int]:
     """SpecialK's 7-card evaluation of one hand in plain Python, on that oracle's own tables."""
-    from builder.oracles import specialk
+    from twoplustwo_builder.oracles import specialk
 
     keys = specialk.CARD_KEYS.tolist()
     faces = specialk.face_sum_table(7).tolist()
@@ -169,7 +169,7 @@ def _best_loop(fn: Callable[[Any], object], hands: list[Any]) -> float:
 
 def _single_oracle() -> tuple[str, float, list[str]]:
     """The fastest per-hand oracle route: its name, calls/s, and note lines."""
-    from builder.oracles import specialk
+    from twoplustwo_builder.oracles import specialk
     from twoplustwo.evaluate import evaluate
 
     from .oracles import checksum
@@ -202,7 +202,7 @@ def _single_oracle() -> tuple[str, float, list[str]]:
 _SPECIALK_SCRIPT = """
 import json, time
 t0 = time.perf_counter()
-from builder.oracles import specialk
+from twoplustwo_builder.oracles import specialk
 t1 = time.perf_counter()
 specialk.evaluate([[0, 4, 8, 12, 17, 21, 25]])
 t2 = time.perf_counter()
@@ -374,7 +374,7 @@ def section() -> list[str]:
     lines = [
         "## Summary",
         "",
-        "Each figure next to the best oracle (`builder.oracles`) on the same work in this "
+        "Each figure next to the best oracle (`twoplustwo_builder.oracles`) on the same work in this "
         "run; the details, checksums and seeds are in the sections below. The last column "
         "says how twoplustwo compares.",
         "",

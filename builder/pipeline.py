@@ -85,7 +85,7 @@ def build(
     """Build every table into ``target``, check it, and publish it atomically.
 
     On a failed check nothing is published and the staged files are
-    removed; :class:`builder.selfcheck.SelfCheckError` says why.
+    removed; :class:`twoplustwo_builder.selfcheck.SelfCheckError` says why.
     """
     target = Path(target)
     report = BuildReport()
@@ -124,7 +124,7 @@ def _manifest_info(report: BuildReport) -> dict[str, Any]:
             "parameters": {
                 "suit_rule": "a suit is kept at depth k of an n-card DAG while it has at "
                 "least k + 5 - n cards; after five of a suit the others are dropped",
-                "leaf_oracle": "builder.oracles.signature",
+                "leaf_oracle": "twoplustwo_builder.oracles.signature",
                 "node_order": "each depth's nodes numbered by falling count of card sets reaching them",
                 "join": "bottom-up row hashing at every depth; dead entries filled from "
                 "the same rank in another suit; on the last layer, rows that agree "

@@ -15,7 +15,7 @@ gives the key that identifies equal nodes.
 
 Transitions that no valid hand takes (a card the node holds with its suit,
 a fifth card of a rank) are marked *dead*: the table may send them anywhere,
-which :mod:`builder.join` uses to merge more nodes. Duplicate cards are the
+which :mod:`twoplustwo_builder.join` uses to merge more nodes. Duplicate cards are the
 runtime's to reject; the DAG cannot see a duplicate of a card whose suit it
 has dropped.
 

@@ -1,6 +1,6 @@
 """kill -9 of the builder at every stage, and a full disk: the previous tables always survive.
 
-The builder (``python -m builder --out DIR --quiet``) is watched from outside:
+The builder (``python -m twoplustwo_builder --out DIR --quiet``) is watched from outside:
 its staging directory ``DIR/.build-<pid>-*`` appears when it starts
 enumerating, fills with ``*.npy.part`` and ``*.npy`` files while it writes,
 gets ``manifest.json`` when the self-check starts, and is emptied into
@@ -56,11 +56,11 @@ ROYAL = np.array([[51, 47, 43, 39, 35, 0, 5]])  # As Ks Qs Js Ts 2c 3d: value 74
 @pytest.fixture(scope="module", autouse=True)
 def _source_exists() -> None:
     if not (SOURCE / MANIFEST).is_file():
-        pytest.skip(f"no tables at {SOURCE}: run `python -m builder`")
+        pytest.skip(f"no tables at {SOURCE}: run `python -m twoplustwo_builder`")
 
 
 def build_cmd(target: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "builder", "--out", str(target), "--quiet", *extra]
+    return [sys.executable, "-m", "twoplustwo_builder", "--out", str(target), "--quiet", *extra]
 
 
 def _link_or_copy(src: Path, dst: Path) -> None:
@@ -338,7 +338,7 @@ def test_full_disk(tmp_path: Path) -> None:
 def test_full_disk_message_names_the_place(tmp_path: Path) -> None:
     # The writer alone, on a 1 MB tmpfs: what `build failed: ...` would print,
     # without spending a build on it.
-    from builder.write import stage
+    from twoplustwo_builder.write import stage
 
     with tmpfs(tmp_path / "tiny", "1m") as tiny:
         # 4 MB per role (uint32: entries above 65535), so the first file already does not fit.

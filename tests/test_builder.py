@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from builder import pipeline
-from builder.join import fill_dead, join_layers
-from builder.order import hot_first
-from builder.selfcheck import SelfCheckError, self_check
-from builder.states import enumerate_states, hand_values
-from builder.write import discard, publish, smallest_dtype, stage
+from twoplustwo_builder import pipeline
+from twoplustwo_builder.join import fill_dead, join_layers
+from twoplustwo_builder.order import hot_first
+from twoplustwo_builder.selfcheck import SelfCheckError, self_check
+from twoplustwo_builder.states import enumerate_states, hand_values
+from twoplustwo_builder.write import discard, publish, smallest_dtype, stage
 from twoplustwo.format import MANIFEST
 from twoplustwo.tables import default_path, load_tables
 
@@ -85,7 +85,7 @@ def test_fill_dead_takes_the_same_rank_in_a_live_suit():
 
 def test_hot_first_numbering_puts_busy_nodes_first(built):
     # Card sets per depth-6 node, by the same prefix counting the histogram uses.
-    from builder.order import _set_counts
+    from twoplustwo_builder.order import _set_counts
 
     layers = [np.asarray(built.arrays[f"dag7/layer{k}"], dtype=np.int64).reshape(-1, 52) for k in range(1, 8)]
     counts = _set_counts(layers)
@@ -166,7 +166,7 @@ def test_self_check_passes_on_the_published_tables(built):
 
 
 def _build_cmd(target: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "builder", "--out", str(target), "--quiet", *extra]
+    return [sys.executable, "-m", "twoplustwo_builder", "--out", str(target), "--quiet", *extra]
 
 
 def test_kill_9_mid_build_leaves_previous_tables(tmp_path, built):
@@ -198,7 +198,7 @@ def test_two_concurrent_builds_end_with_one_verified_set(tmp_path):
 
 def test_if_missing_skips_existing_tables(built):
     out = subprocess.run(
-        [sys.executable, "-m", "builder", "--out", str(built.path), "--if-missing"],
+        [sys.executable, "-m", "twoplustwo_builder", "--out", str(built.path), "--if-missing"],
         cwd=ROOT, capture_output=True, text=True, check=True,
     )
     assert "tables present" in out.stderr

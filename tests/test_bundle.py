@@ -32,8 +32,8 @@ GOAL = 10_000_000
 @pytest.fixture(scope="session")
 def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not (SOURCE / MANIFEST).is_file():
-        pytest.skip(f"no tables at {SOURCE}: run `python -m builder`")
-    from builder.bundle import write_bundle
+        pytest.skip(f"no tables at {SOURCE}: run `python -m twoplustwo_builder`")
+    from twoplustwo_builder.bundle import write_bundle
 
     report = write_bundle(SOURCE, tmp_path_factory.mktemp("dist"), check=False)
     print(f"\n{report.summary()}")

@@ -46,7 +46,7 @@ def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if cc is None:
         pytest.skip("no C compiler found on PATH (tried cc, gcc, clang): the C reader is not built")
     if not (TABLES / MANIFEST).is_file():
-        pytest.skip(f"no tables at {TABLES}: run `python -m builder`")
+        pytest.skip(f"no tables at {TABLES}: run `python -m twoplustwo_builder`")
     exe = tmp_path_factory.mktemp("c-reader") / "eval"
     cmd = [cc, "-O2", "-std=c99", "-Wall", "-Wextra", "-o", str(exe), str(SOURCE)]
     r = subprocess.run(cmd, capture_output=True, text=True)

@@ -208,19 +208,19 @@ def test_damaged_manifest_exit_1(capsys: pytest.CaptureFixture[str], tmp_path: P
 
 
 def test_build_delegates_to_the_builder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import builder.__main__
+    import twoplustwo_builder.__main__
 
     seen: list[list[str]] = []
-    monkeypatch.setattr(builder.__main__, "main", lambda argv: seen.append(argv) or 0)
+    monkeypatch.setattr(twoplustwo_builder.__main__, "main", lambda argv: seen.append(argv) or 0)
     assert main(["build", "--out", str(tmp_path), "--quiet", "--no-check"]) == 0
     assert main(["build"]) == 0
     assert seen == [["--out", str(tmp_path), "--quiet", "--no-check"], []]
 
 
 def test_build_exit_code_is_the_builders(monkeypatch: pytest.MonkeyPatch) -> None:
-    import builder.__main__
+    import twoplustwo_builder.__main__
 
-    monkeypatch.setattr(builder.__main__, "main", lambda argv: 1)
+    monkeypatch.setattr(twoplustwo_builder.__main__, "main", lambda argv: 1)
     assert main(["build", "--quiet"]) == 1
 
 

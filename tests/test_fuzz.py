@@ -90,7 +90,7 @@ def _tables_exist() -> None:
     # Without tables every call is a TableError (a ValueError), and the
     # "only ValueError escapes" property would pass for the wrong reason.
     if not (default_path() / MANIFEST).is_file():
-        pytest.skip(f"no tables at {default_path()}: run `python -m builder`")
+        pytest.skip(f"no tables at {default_path()}: run `python -m twoplustwo_builder`")
 
 
 # ------------------------------------------------------------------ strategies

@@ -24,7 +24,7 @@ import numpy.typing as npt
 import pytest
 
 from bench import memory
-from builder.hands import random_hands
+from twoplustwo_builder.hands import random_hands
 from twoplustwo.evaluate import evaluate, evaluate_batch
 from twoplustwo.format import MANIFEST
 from twoplustwo.tables import clear_cache, default_path, get_tables
@@ -37,7 +37,7 @@ SEED = 7_000_007
 @pytest.fixture(scope="module", autouse=True)
 def _tables_exist() -> None:
     if not (default_path() / MANIFEST).is_file():
-        pytest.skip(f"no tables at {default_path()}: run `python -m builder`")
+        pytest.skip(f"no tables at {default_path()}: run `python -m twoplustwo_builder`")
 
 
 @pytest.fixture(scope="module")

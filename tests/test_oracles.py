@@ -14,8 +14,8 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from builder.hands import N_HANDS, all_hands, random_hands
-from builder.oracles import cactus_kev, categoriser, signature, specialk
+from twoplustwo_builder.hands import N_HANDS, all_hands, random_hands
+from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
 from twoplustwo.cards import parse_cards
 from twoplustwo.values import N_VALUES, value_from_code
 

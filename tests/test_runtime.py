@@ -4,7 +4,7 @@ The DAG is checked three ways: hand by hand against all four oracles on
 every five-card hand; by category counts and distinct values against the
 published figures on every six- and seven-card hand (the oracles agree with
 those figures in ``test_oracles_exhaustive.py``); and hand by hand against
-:mod:`builder.oracles.specialk` on a million random hands per size in random
+:mod:`twoplustwo_builder.oracles.specialk` on a million random hands per size in random
 card order. Takes about 30 seconds on two cores.
 """
 
@@ -22,8 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from builder.hands import N_HANDS, all_hands, random_hands
-from builder.oracles import cactus_kev, categoriser, signature, specialk
+from twoplustwo_builder.hands import N_HANDS, all_hands, random_hands
+from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
 from twoplustwo.cards import format_card, format_cards, parse_cards
 from twoplustwo.evaluate import evaluate, evaluate_batch, walk
 from twoplustwo.tables import get_tables
@@ -355,7 +355,7 @@ def test_import_loads_neither_builder_nor_tables() -> None:
         import twoplustwo
         import twoplustwo.cli
         import twoplustwo.tables as tables
-        leaked = sorted(m for m in sys.modules if m == "builder" or m.startswith("builder."))
+        leaked = sorted(m for m in sys.modules if m == "twoplustwo_builder" or m.startswith("twoplustwo_builder."))
         assert not leaked, leaked
         assert tables._cached is None, "tables loaded at import"
         def mapped():

@@ -40,7 +40,7 @@ def _file_of(manifest: dict[str, Any], role: str) -> dict[str, Any]:
 @pytest.fixture(scope="module", autouse=True)
 def _source_loads() -> None:
     if not (SOURCE / MANIFEST).is_file():
-        pytest.skip(f"no tables at {SOURCE}: run `python -m builder`")
+        pytest.skip(f"no tables at {SOURCE}: run `python -m twoplustwo_builder`")
 
 
 @pytest.fixture

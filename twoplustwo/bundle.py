@@ -1,7 +1,7 @@
 """Install a prebuilt table set from a compressed bundle, atomically.
 
 A bundle (``twoplustwo-tables-<format_version>.tar.zst``, written by
-``python -m builder.bundle``) is one zstd frame holding a tar stream:
+``python -m twoplustwo_builder.bundle``) is one zstd frame holding a tar stream:
 
 1. ``bundle.json``: the bundle version, the table format version and one
    entry per table file: its file name, tar member and transform;

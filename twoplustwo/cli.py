@@ -7,7 +7,7 @@ Subcommands:
 - ``info``: where the tables are, their format version, files, node counts,
   size and load time;
 - ``verify``: hash every table file and spot-check the value histograms;
-- ``build``: build the tables (delegates to ``python -m builder``);
+- ``build``: build the tables (delegates to ``python -m twoplustwo_builder``);
 - ``enumerate``: exact category counts and probabilities over all hands;
 - ``equity``: exact equities of hands against each other;
 - ``install-tables``: install a prebuilt table bundle.
@@ -234,7 +234,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 def _cmd_build(args: argparse.Namespace) -> int:
     try:
-        from builder.__main__ import main as build_main  # only on request
+        from twoplustwo_builder.__main__ import main as build_main  # only on request
     except ImportError as e:
         raise ImportError(
             f"building tables needs the builder and its extras "

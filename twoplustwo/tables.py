@@ -138,7 +138,7 @@ def load_tables(
     mpath = root / MANIFEST
     if not mpath.is_file():
         if build:
-            from builder.pipeline import build as run_build  # only on request
+            from twoplustwo_builder.pipeline import build as run_build  # only on request
 
             run_build(root)
             return load_tables(root, verify=verify)

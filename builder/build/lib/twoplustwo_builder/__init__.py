@@ -1,0 +1,1 @@
+"""Offline pipeline that builds the twoplustwo lookup tables, and the seed evaluators used as oracles."""

@@ -1,0 +1,45 @@
+"""``python -m twoplustwo_builder``: build the tables (the default ``make`` target)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from twoplustwo.tables import default_path
+
+from .pipeline import build, tables_present
+from .selfcheck import SelfCheckError
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m twoplustwo_builder", description="Build the twoplustwo tables.")
+    p.add_argument("--out", type=Path, default=None, help="target directory (default: %(default)s → the tables/ directory)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars or summary")
+    p.add_argument("--no-check", action="store_true", help="skip the self-check against the oracles")
+    p.add_argument("--if-missing", action="store_true", help="do nothing when loadable tables exist")
+    args = p.parse_args(argv)
+    target = args.out or default_path()
+    if args.if_missing and tables_present(target):
+        if not args.quiet:
+            print(f"tables present at {target}", file=sys.stderr)
+        return 0
+    try:
+        report = build(target, quiet=args.quiet, check=not args.no_check)
+    except SelfCheckError as e:
+        print(f"build failed its self-check, nothing published: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"build failed: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("build interrupted, previous tables left as they were", file=sys.stderr)
+        return 130
+    if not args.quiet:
+        print(report.summary(), file=sys.stderr)
+        print(f"tables written to {target}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""The build, stage by stage: enumerate, join, write, self-check, publish."""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from tqdm import tqdm
+
+import twoplustwo
+from twoplustwo.format import DAGS, MANIFEST, layer_role
+
+from .join import join_layers
+from .order import hot_first
+from .selfcheck import self_check
+from .states import enumerate_states, hand_values
+from .write import discard, new_staging, publish, smallest_dtype, stage
+
+__all__ = ["BuildReport", "build"]
+
+BUILDER_VERSION = "1"
+
+_INFO = {
+    "card_encoding": "int 0..51 = rank*4 + suit; rank 0 = deuce .. 12 = ace; "
+    "suit 0 clubs, 1 diamonds, 2 hearts, 3 spades",
+    "value_encoding": "1..7462, higher is stronger, equal ties; value = 7463 - Cactus Kev rank",
+    "walk": "node = 0; for each card: node = layer_k[node * 52 + card]; the last layer "
+    "holds values; dag7/value5 and dag7/value6 give the value of a 5- or 6-card walk's node",
+    "dead_entries": "transitions no valid hand takes (a duplicate card, a fifth card of a rank) "
+    "lead to an arbitrary node or value: check input before walking",
+}
+
+
+@dataclass
+class BuildReport:
+    """What a build did: seconds per stage, node counts, bytes per role."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+    nodes_before: dict[str, list[int]] = field(default_factory=dict)
+    nodes: dict[str, list[int]] = field(default_factory=dict)
+    nbytes: dict[str, int] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        lines = ["stage seconds: " + ", ".join(f"{k} {v:.2f}" for k, v in self.seconds.items())]
+        for dag in self.nodes:
+            lines.append(f"{dag} nodes per depth before join: {self.nodes_before[dag]}")
+            lines.append(f"{dag} nodes per depth after join:  {self.nodes[dag]}")
+        for dag in DAGS:
+            total = sum(v for k, v in self.nbytes.items() if k.startswith(dag))
+            lines.append(f"{dag} bytes: {total:,}")
+        return "\n".join(lines)
+
+
+def _build_dag(
+    n: int, report: BuildReport, bar: tqdm
+) -> dict[str, npt.NDArray[np.int64]]:
+    dag = f"dag{n}"
+    t0 = time.perf_counter()
+    layers = enumerate_states(n, progress=lambda _: bar.update())
+    t1 = time.perf_counter()
+    carried = {}
+    if n == 7:
+        carried = {d: hand_values(layers[d].states).astype(np.int64) for d in (5, 6)}
+    tables, values = join_layers(layers, carried, progress=lambda _: bar.update())
+    tables, values = hot_first(tables, values)
+    t2 = time.perf_counter()
+    report.seconds[f"{dag} enumerate"] = t1 - t0
+    report.seconds[f"{dag} join"] = t2 - t1
+    report.nodes_before[dag] = [len(layer.states) for layer in layers]
+    report.nodes[dag] = [len(tab) for tab in tables]
+    arrays = {layer_role(dag, k): tables[k - 1].ravel() for k in range(1, n + 1)}
+    for d, v in values.items():
+        arrays[f"{dag}/value{d}"] = v
+    return arrays
+
+
+def build(
+    target: str | Path, *, quiet: bool = False, check: bool = True, sample: int = 1_000_000
+) -> BuildReport:
+    """Build every table into ``target``, check it, and publish it atomically.
+
+    On a failed check nothing is published and the staged files are
+    removed; :class:`twoplustwo_builder.selfcheck.SelfCheckError` says why.
+    """
+    target = Path(target)
+    report = BuildReport()
+    disable = True if quiet else None  # None: tqdm shows bars only on a terminal
+    staging = new_staging(target)
+    try:
+        arrays: dict[str, npt.NDArray[np.int64]] = {}
+        for n in (7, 6, 5):
+            with tqdm(total=2 * n, desc=f"dag{n}", unit="layer", disable=disable, file=sys.stderr) as bar:
+                arrays.update(_build_dag(n, report, bar))
+        t0 = time.perf_counter()
+        stage(target, arrays, _manifest_info(report), staging)
+        report.seconds["write"] = time.perf_counter() - t0
+        report.nbytes = {k: int(v.size * smallest_dtype(v).itemsize) for k, v in arrays.items()}
+        del arrays
+        if check:
+            t0 = time.perf_counter()
+            with tqdm(total=3, desc="self-check", disable=disable, file=sys.stderr) as bar:
+                self_check(staging, sample=sample, step=lambda s: (bar.set_postfix_str(s), bar.update()))
+            report.seconds["self-check"] = time.perf_counter() - t0
+        publish(staging)
+    except BaseException:
+        discard(staging)
+        raise
+    return report
+
+
+def _manifest_info(report: BuildReport) -> dict[str, Any]:
+    return {
+        **_INFO,
+        "nodes": report.nodes,
+        "nodes_before_join": report.nodes_before,
+        "builder": {
+            "version": BUILDER_VERSION,
+            "twoplustwo": twoplustwo.__version__,
+            "parameters": {
+                "suit_rule": "a suit is kept at depth k of an n-card DAG while it has at "
+                "least k + 5 - n cards; after five of a suit the others are dropped",
+                "leaf_oracle": "twoplustwo_builder.oracles.signature",
+                "node_order": "each depth's nodes numbered by falling count of card sets reaching them",
+                "join": "bottom-up row hashing at every depth; dead entries filled from "
+                "the same rank in another suit; on the last layer, rows that agree "
+                "wherever both are live are joined too",
+            },
+        },
+    }
+
+
+def tables_present(target: str | Path) -> bool:
+    """Whether ``target`` already holds a table set this version can load."""
+    from twoplustwo.tables import TableError, load_tables
+
+    if not (Path(target) / MANIFEST).is_file():
+        return False
+    try:
+        load_tables(target)
+    except TableError:
+        return False
+    return True

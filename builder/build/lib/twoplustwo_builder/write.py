@@ -1,0 +1,100 @@
+"""Write a table set into a staging directory, ready to publish.
+
+Each array becomes a ``.npy`` file named after its role and content hash,
+beside a manifest that lists them. :mod:`twoplustwo.publish` then moves the
+set into place atomically (the protocol installs of bundles share).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from twoplustwo.format import FORMAT_VERSION, MANIFEST, parse_manifest
+from twoplustwo.publish import discard, new_staging, publish
+
+__all__ = ["smallest_dtype", "new_staging", "stage", "publish", "discard"]
+
+
+def smallest_dtype(a: npt.NDArray[np.integer]) -> np.dtype[Any]:
+    """The smallest little-endian unsigned dtype that holds every entry of ``a``.
+
+    >>> smallest_dtype(np.array([0, 300])).str
+    '<u2'
+    """
+    if a.size and a.min() < 0:
+        raise ValueError("tables hold no negative entries")
+    top = int(a.max()) if a.size else 0
+    for dt in ("u1", "<u2", "<u4"):
+        if top <= np.iinfo(dt).max:
+            return np.dtype(dt)
+    raise ValueError(f"entry {top} does not fit in 32 bits")
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _write_npy(directory: Path, role: str, array: npt.NDArray[np.integer]) -> dict[str, Any]:
+    a = np.ascontiguousarray(array.ravel().astype(smallest_dtype(array)))
+    tmp = directory / (role.replace("/", ".") + ".npy.part")
+    try:
+        with open(tmp, "wb") as f:
+            # Version 1.0 headers are padded so the data starts 64-byte aligned.
+            np.lib.format.write_array(f, a, version=(1, 0), allow_pickle=False)
+    except OSError as e:
+        # numpy's own text ("... requested and ... written") names no place.
+        free = shutil.disk_usage(directory).free
+        raise OSError(f"cannot write {tmp} ({a.nbytes:,} bytes, {free:,} bytes free there): {e}") from None
+    with open(tmp, "rb") as f:
+        np.lib.format.read_magic(f)
+        np.lib.format.read_array_header_1_0(f)
+        offset = f.tell()
+    sha = _sha256(tmp)
+    name = f"{role.replace('/', '.')}.{sha[:16]}.npy"
+    os.replace(tmp, directory / name)
+    return {
+        "name": name,
+        "role": role,
+        "dtype": a.dtype.str,
+        "shape": list(a.shape),
+        "offset": offset,
+        "nbytes": a.nbytes,
+        "sha256": sha,
+    }
+
+
+def stage(
+    target: Path,
+    arrays: dict[str, npt.NDArray[np.integer]],
+    info: dict[str, Any],
+    staging: Path | None = None,
+) -> Path:
+    """Write ``arrays`` and their manifest into a staging directory in ``target``.
+
+    ``info`` is merged into the manifest (node counts, builder parameters).
+    Returns the staging directory (a new one unless ``staging`` is given),
+    which :func:`publish` or :func:`discard` must consume.
+    """
+    staging = staging or new_staging(target)
+    try:
+        files = [_write_npy(staging, role, arrays[role]) for role in sorted(arrays)]
+        manifest = {"format_version": FORMAT_VERSION, **info, "files": files}
+        text = json.dumps(manifest, indent=2, sort_keys=False) + "\n"
+        parse_manifest(text)  # never stage a manifest the reader would refuse
+        (staging / MANIFEST).write_text(text)
+    except BaseException:
+        discard(staging)
+        raise
+    return staging
