@@ -207,21 +207,39 @@ def test_damaged_manifest_exit_1(capsys: pytest.CaptureFixture[str], tmp_path: P
 # ------------------------------------------------------------------- build
 
 
-def test_build_delegates_to_the_builder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import twoplustwo_builder.__main__
+def _fake_run(calls: list[list[str]], code: int) -> object:
+    def run(argv: list[str], check: bool = False) -> subprocess.CompletedProcess[str]:
+        calls.append(list(argv))
+        return subprocess.CompletedProcess(argv, code)
 
-    seen: list[list[str]] = []
-    monkeypatch.setattr(twoplustwo_builder.__main__, "main", lambda argv: seen.append(argv) or 0)
+    return run
+
+
+def test_build_runs_the_builder_as_its_own_program(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    calls: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "run", _fake_run(calls, 0))
     assert main(["build", "--out", str(tmp_path), "--quiet", "--no-check"]) == 0
     assert main(["build"]) == 0
-    assert seen == [["--out", str(tmp_path), "--quiet", "--no-check"], []]
+    prog = [sys.executable, "-m", "twoplustwo_builder"]
+    assert calls == [prog + ["--out", str(tmp_path), "--quiet", "--no-check"], prog]
 
 
 def test_build_exit_code_is_the_builders(monkeypatch: pytest.MonkeyPatch) -> None:
-    import twoplustwo_builder.__main__
-
-    monkeypatch.setattr(twoplustwo_builder.__main__, "main", lambda argv: 1)
+    monkeypatch.setattr(subprocess, "run", _fake_run([], 1))
     assert main(["build", "--quiet"]) == 1
+
+
+def test_build_without_the_builder_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "twoplustwo_builder" else real(name, *a)
+    )
+    assert main(["build", "--quiet"]) == 1
+    assert "twoplustwo-builder" in capsys.readouterr().err
 
 
 # ------------------------------------------------- enumerate, equity, bundles

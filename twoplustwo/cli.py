@@ -30,8 +30,10 @@ best five    As Ks Qs Js Ts
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -233,20 +235,20 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
-    try:
-        from twoplustwo_builder.__main__ import main as build_main  # only on request
-    except ImportError as e:
+    # The builder is another distribution: run it as its own program, so the
+    # runtime never imports it.
+    if importlib.util.find_spec("twoplustwo_builder") is None:
         raise ImportError(
-            f"building tables needs the builder and its extras "
-            f"(pip install 'twoplustwo[build]'): {e}"
-        ) from None
-    argv: list[str] = []
+            "building tables needs the twoplustwo-builder package "
+            "(pip install ./builder from a checkout, or use `make`)"
+        )
+    argv = [sys.executable, "-m", "twoplustwo_builder"]
     if args.out is not None:
         argv += ["--out", str(args.out)]
     for flag in ("quiet", "no_check", "if_missing"):
         if getattr(args, flag):
             argv.append("--" + flag.replace("_", "-"))
-    return build_main(argv)
+    return subprocess.run(argv, check=False).returncode
 
 
 def _cmd_enumerate(args: argparse.Namespace) -> int:

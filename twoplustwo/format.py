@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 __all__ = [
     "FORMAT_VERSION",
@@ -23,6 +26,8 @@ __all__ = [
     "ROLES",
     "DAGS",
     "TableError",
+    "check_header",
+    "check_shapes",
     "layer_role",
     "parse_manifest",
 ]
@@ -106,3 +111,49 @@ def parse_manifest(text: str, where: str | os.PathLike[str] = MANIFEST) -> dict[
     if missing:
         raise TableError(f"{where}: missing roles {sorted(missing)}")
     return m
+
+
+def check_header(p: Path, f: dict[str, Any]) -> None:
+    """Check that file ``p`` has the .npy header and size its manifest entry ``f`` promises."""
+    try:
+        with open(p, "rb") as fh:
+            version = np.lib.format.read_magic(fh)
+            if version != (1, 0):
+                raise ValueError(f"npy version {version}")
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
+            offset = fh.tell()
+    except (ValueError, OSError, SyntaxError) as e:
+        raise TableError(f"{p}: not a readable .npy file ({e})") from None
+    if (dtype.str, list(shape), offset) != (f["dtype"], f["shape"], f["offset"]) or fortran:
+        raise TableError(
+            f"{p}: header says dtype {dtype.str} shape {list(shape)} at offset {offset}, "
+            f"manifest says dtype {f['dtype']} shape {f['shape']} at offset {f['offset']}"
+        )
+    size = p.stat().st_size
+    if size != f["offset"] + f["nbytes"]:
+        raise TableError(
+            f"{p}: {size} bytes, expected {f['offset'] + f['nbytes']} (truncated or padded)"
+        )
+
+
+def check_shapes(m: dict[str, Any], where: str | os.PathLike[str]) -> None:
+    """Check that each role's length matches the node counts in ``m['nodes']``."""
+    nodes = m.get("nodes")
+    if not isinstance(nodes, dict):
+        raise TableError(f"{where}: 'nodes' must map each DAG to its node counts")
+    shapes = {f["role"]: f["shape"][0] for f in m["files"]}
+    for dag, n in DAGS.items():
+        counts = nodes.get(dag)
+        if not (isinstance(counts, list) and len(counts) == n and counts[0] == 1):
+            raise TableError(f"{where}: nodes[{dag!r}] must list {n} depths starting at 1")
+        for k in range(1, n + 1):
+            want = counts[k - 1] * 52
+            if shapes[layer_role(dag, k)] != want:
+                raise TableError(
+                    f"{where}: {layer_role(dag, k)} has {shapes[layer_role(dag, k)]} entries, "
+                    f"expected {want} ({counts[k - 1]} nodes x 52 cards)"
+                )
+    for depth in (5, 6):
+        role = f"dag7/value{depth}"
+        if shapes[role] != nodes["dag7"][depth]:
+            raise TableError(f"{where}: {role} must have one entry per depth-{depth} node")

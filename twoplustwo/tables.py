@@ -24,7 +24,7 @@ from typing import Any, Callable
 import numpy as np
 import numpy.typing as npt
 
-from .format import DAGS, MANIFEST, TableError, layer_role, parse_manifest
+from .format import DAGS, MANIFEST, TableError, check_header, check_shapes, layer_role, parse_manifest
 
 __all__ = ["Tables", "TableError", "clear_cache", "default_path", "get_tables", "load_tables", "on_clear"]
 
@@ -81,79 +81,29 @@ class Tables:
                 raise TableError(f"{p}: content does not match its sha256 in the manifest (corrupt)")
 
 
-def _check_header(p: Path, f: dict[str, Any]) -> None:
-    try:
-        with open(p, "rb") as fh:
-            version = np.lib.format.read_magic(fh)
-            if version != (1, 0):
-                raise ValueError(f"npy version {version}")
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
-            offset = fh.tell()
-    except (ValueError, OSError, SyntaxError) as e:
-        raise TableError(f"{p}: not a readable .npy file ({e})") from None
-    if (dtype.str, list(shape), offset) != (f["dtype"], f["shape"], f["offset"]) or fortran:
-        raise TableError(
-            f"{p}: header says dtype {dtype.str} shape {list(shape)} at offset {offset}, "
-            f"manifest says dtype {f['dtype']} shape {f['shape']} at offset {f['offset']}"
-        )
-    size = p.stat().st_size
-    if size != f["offset"] + f["nbytes"]:
-        raise TableError(
-            f"{p}: {size} bytes, expected {f['offset'] + f['nbytes']} (truncated or padded)"
-        )
-
-
-def _check_shapes(m: dict[str, Any], where: Path) -> None:
-    nodes = m.get("nodes")
-    if not isinstance(nodes, dict):
-        raise TableError(f"{where}: 'nodes' must map each DAG to its node counts")
-    shapes = {f["role"]: f["shape"][0] for f in m["files"]}
-    for dag, n in DAGS.items():
-        counts = nodes.get(dag)
-        if not (isinstance(counts, list) and len(counts) == n and counts[0] == 1):
-            raise TableError(f"{where}: nodes[{dag!r}] must list {n} depths starting at 1")
-        for k in range(1, n + 1):
-            want = counts[k - 1] * 52
-            if shapes[layer_role(dag, k)] != want:
-                raise TableError(
-                    f"{where}: {layer_role(dag, k)} has {shapes[layer_role(dag, k)]} entries, "
-                    f"expected {want} ({counts[k - 1]} nodes x 52 cards)"
-                )
-    for depth in (5, 6):
-        role = f"dag7/value{depth}"
-        if shapes[role] != nodes["dag7"][depth]:
-            raise TableError(f"{where}: {role} must have one entry per depth-{depth} node")
-
-
-def load_tables(
-    path: str | os.PathLike[str] | None = None, *, verify: bool = False, build: bool = False
-) -> Tables:
+def load_tables(path: str | os.PathLike[str] | None = None, *, verify: bool = False) -> Tables:
     """Memory-map a table set read-only after checking its manifest and file sizes.
 
     ``path`` defaults to :func:`default_path`. Missing tables raise
-    :class:`TableError` saying how to build them, or are built first when
-    ``build=True`` (needs the ``build`` extra: tqdm).
+    :class:`TableError` saying how to build or install them; nothing is
+    ever built behind the caller's back.
     """
     root = Path(path) if path is not None else default_path()
     mpath = root / MANIFEST
     if not mpath.is_file():
-        if build:
-            from twoplustwo_builder.pipeline import build as run_build  # only on request
-
-            run_build(root)
-            return load_tables(root, verify=verify)
         raise TableError(
-            f"no tables at {root} (missing {MANIFEST}); build them with `make`, "
-            f"`twoplustwo build`, or load_tables(build=True)"
+            f"no tables at {root} (missing {MANIFEST}): build them with `make` or "
+            f"`twoplustwo build` (needs the twoplustwo-builder package), or install a bundle "
+            f"with `twoplustwo install-tables BUNDLE`; set ${ENV_VAR} to use tables elsewhere"
         )
     m = parse_manifest(mpath.read_text(), mpath)
-    _check_shapes(m, mpath)
+    check_shapes(m, mpath)
     arrays: dict[str, npt.NDArray[np.unsignedinteger]] = {}
     for f in m["files"]:
         p = root / f["name"]
         if not p.is_file():
             raise TableError(f"{p}: missing (listed in {mpath} as {f['role']})")
-        _check_header(p, f)
+        check_header(p, f)
         arrays[f["role"]] = np.memmap(
             p, dtype=np.dtype(f["dtype"]), mode="r", offset=f["offset"], shape=tuple(f["shape"])
         )
