@@ -15,7 +15,7 @@ from typing import Callable
 import numpy as np
 
 from twoplustwo.evaluate import walk
-from twoplustwo.exhaustive import histogram
+from twoplustwo.histograms import histogram
 from twoplustwo.tables import load_tables
 from twoplustwo.values import CATEGORIES, HAND_COUNTS, category_counts
 
@@ -51,7 +51,7 @@ def self_check(path: Path, *, sample: int = 1_000_000, step: Callable[[str], Non
     _compare("dag7 value5, all 5-card hands", t.arrays["dag7/value5"][node5], want, hands5)
 
     note("category counts")
-    for n, dag_hist in ((5, histogram(5, t)), (6, histogram(6, t)), (7, histogram(7, t))):
+    for n, dag_hist in ((5, histogram(5, tables=t)), (6, histogram(6, tables=t)), (7, histogram(7, tables=t))):
         want_counts, want_distinct = HAND_COUNTS[n]
         got = category_counts(dag_hist), int((dag_hist > 0).sum())
         if got != (want_counts, want_distinct):

@@ -2,24 +2,24 @@
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-import twoplustwo.tables as tables_module
-from twoplustwo.cli import best_five, main, parse_hand
+from twoplustwo.cards import parse_words as parse_hand
+from twoplustwo.cli import main
+from twoplustwo.evaluate import best_five
 from twoplustwo.format import MANIFEST
-from twoplustwo.tables import ENV_VAR, default_path
+from twoplustwo.tables import ENV_VAR, clear_cache, default_path
 
-evaluate_module = importlib.import_module("twoplustwo.evaluate")
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -40,15 +40,15 @@ def assert_one_error_line(code: int, out: str, err: str) -> str:
 
 
 @pytest.fixture
-def use_tables(monkeypatch: pytest.MonkeyPatch) -> object:
+def use_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
     """Point the default tables at a directory, forgetting what was loaded."""
 
     def use(path: Path) -> None:
         monkeypatch.setenv(ENV_VAR, str(path))
-        monkeypatch.setattr(tables_module, "_cached", None)
-        monkeypatch.setattr(evaluate_module, "_walker", None)
+        clear_cache()
 
-    return use
+    yield use
+    clear_cache()
 
 
 def linked_copy(tmp_path: Path) -> Path:
@@ -246,7 +246,7 @@ def test_build_without_the_builder_says_how_to_get_it(
 
 
 def _histogram_takes(option: str) -> bool:
-    from twoplustwo.exhaustive import histogram
+    from twoplustwo.histograms import histogram
 
     return option in inspect.signature(histogram).parameters
 
@@ -365,7 +365,7 @@ def test_equity_overlapping_cards(
 
 
 def test_enumerate_passes_include_and_dead(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    import twoplustwo.exhaustive as exhaustive
+    import twoplustwo.histograms as exhaustive
 
     real = exhaustive.histogram
     seen: list[dict[str, object]] = []

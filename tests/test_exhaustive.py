@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from twoplustwo.cards import parse_cards
 from twoplustwo.evaluate import evaluate_batch
-from twoplustwo.exhaustive import count_hands, histogram, iter_hands
+from twoplustwo.histograms import histogram
+from twoplustwo.iterate import count_hands, iter_hands
 from twoplustwo.values import CATEGORIES, HAND_COUNTS, N_VALUES, categories
 
 PUBLISHED = {n: list(counts) for n, (counts, _) in HAND_COUNTS.items()}
@@ -68,10 +69,12 @@ def test_histogram_totals_and_published_counts(n: int) -> None:
     assert dict(zip(CATEGORIES, per.astype(np.int64).tolist())) == dict(zip(CATEGORIES, PUBLISHED[n]))
 
 
-def test_histogram_positional_tables_still_works() -> None:
+def test_tables_is_keyword_only() -> None:
     from twoplustwo.tables import get_tables
 
-    assert np.array_equal(histogram(5, get_tables()), histogram(5))
+    assert np.array_equal(histogram(5, tables=get_tables()), histogram(5))
+    with pytest.raises(TypeError):
+        histogram(5, get_tables())  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("n, chunk_size, every", [(5, 100_003, 1), (6, 1_000_003, 4), (7, 3_000_017, 15)])

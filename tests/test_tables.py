@@ -8,24 +8,19 @@ into a real copy, so the shared tables are never written.
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-import twoplustwo.tables as tables_module
 from twoplustwo.evaluate import evaluate
 from twoplustwo.format import MANIFEST, TableError
-from twoplustwo.tables import ENV_VAR, default_path, get_tables, load_tables
-
-# The package re-exports the function under the module's name.
-evaluate_module = importlib.import_module("twoplustwo.evaluate")
+from twoplustwo.tables import ENV_VAR, clear_cache, default_path, get_tables, load_tables
 
 SOURCE = default_path()
 
@@ -271,11 +266,16 @@ def test_every_defect_is_a_value_error(copy: Path) -> None:
 # ------------------------------------------------------- finding and mapping
 
 
+@pytest.fixture(autouse=True)
+def _default_tables_afresh() -> Iterator[None]:
+    # Tests that point $TWOPLUSTWO_TABLES elsewhere must not leave their
+    # tables as the default for the tests after them.
+    yield
+    clear_cache()
+
+
 def _forget_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    # evaluate() keeps its own views of the tables once it has them, so both
-    # caches go; monkeypatch puts the originals back afterwards.
-    monkeypatch.setattr(tables_module, "_cached", None)
-    monkeypatch.setattr(evaluate_module, "_walker", None)
+    clear_cache()
 
 
 def test_env_var_is_honoured(copy: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -286,7 +286,7 @@ def test_env_var_is_honoured(copy: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert t.path == copy
     assert get_tables() is t  # loaded once, then shared
     assert evaluate("As Ks Qs Js Ts 2c 3d") == 7462
-    assert evaluate_module._walker.tables is t
+    assert t.hand_views is t.hand_views  # made once per table set
 
 
 def test_env_var_pointing_nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -303,13 +303,15 @@ def test_empty_env_var_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
     assert default_path() != Path("")
 
 
-def test_memmaps_are_read_only(copy: Path) -> None:
+def test_maps_are_read_only(copy: Path) -> None:
     t = load_tables(copy)
     for role, a in t.arrays.items():
-        assert isinstance(a, np.memmap), role
+        assert not a.flags.owndata, role  # a view of the mapping, not a copy
         assert not a.flags.writeable, role
         with pytest.raises(ValueError, match="read-only"):
             a[0] = 0
+        with pytest.raises(ValueError):
+            a.flags.writeable = True  # the pages are mapped read-only: writing would crash
     # The shared set too, since every process maps the same pages.
     assert not get_tables().arrays["dag7/layer7"].flags.writeable
 

@@ -15,6 +15,7 @@ from twoplustwo.values import (
     CODES,
     HAND_COUNTS,
     N_VALUES,
+    Category,
     HandDescription,
     categories,
     category_counts,
@@ -58,11 +59,11 @@ def test_every_value_against_cactus_kev_ranges() -> None:
         d = describe(v)
         assert d.value == v
         assert d.cactus_kev_rank == 7463 - v
-        assert d.category == ck_category(d.cactus_kev_rank), v
+        assert str(d.category) == ck_category(d.cactus_kev_rank), v
 
 
 def test_category_counts_match_cactus_kev() -> None:
-    counts = Counter(describe(v).category for v in ALL_VALUES)
+    counts = Counter(str(describe(v).category) for v in ALL_VALUES)
     assert counts == {
         "straight_flush": 10,
         "four_of_a_kind": 156,
@@ -93,7 +94,7 @@ def test_code_and_ranks_fields_agree_with_table() -> None:
     for v in ALL_VALUES:
         d = describe(v)
         assert d.code == int(CODES[v])
-        assert d.code >> 20 == CATEGORIES.index(d.category)
+        assert d.code >> 20 == d.category == CATEGORIES.index(str(d.category))
         assert int("".join(f"{r:x}" for r in d.ranks), 16) == d.code & 0xFFFFF
         assert all(0 <= r <= 12 for r in d.ranks)
 
@@ -116,8 +117,9 @@ def test_descriptions_are_unique() -> None:
 def test_seed_000_examples(code: int, category: str, words: str) -> None:
     v = int(value_from_code(code))
     d = describe(v)
-    assert (d.code, d.category, d.description) == (code, category, words)
-    assert category_of(v) == category
+    assert (d.code, str(d.category), d.description) == (code, category, words)
+    assert category_of(v) is d.category
+    assert str(category_of(v)) == category
     assert str(d) == words
 
 
@@ -163,7 +165,7 @@ def test_wheel_ranks_put_the_ace_last() -> None:
     assert wheel.ranks == (3, 2, 1, 0, 12)
     steel_wheel = describe(7463 - 10)
     assert steel_wheel.ranks == (3, 2, 1, 0, 12)
-    assert steel_wheel.category == "straight_flush"
+    assert steel_wheel.category is Category.STRAIGHT_FLUSH
 
 
 def words_of(code: int) -> str:
@@ -215,8 +217,10 @@ def test_categories_vectorised_matches_describe() -> None:
     cats = categories(values)
     assert cats.dtype == np.uint8
     assert cats.shape == values.shape
-    assert [CATEGORIES[c] for c in cats] == [describe(v).category for v in ALL_VALUES]
-    assert [category_of(v) for v in ALL_VALUES] == [CATEGORIES[c] for c in cats]
+    # The scalar and the vectorised form give the same category ints.
+    assert [Category(c) for c in cats] == [describe(v).category for v in ALL_VALUES]
+    assert [category_of(v) for v in ALL_VALUES] == cats.tolist()
+    assert [CATEGORIES[c] for c in cats] == [str(category_of(v)) for v in ALL_VALUES]
 
 
 def test_categories_index_order() -> None:

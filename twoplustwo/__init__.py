@@ -1,14 +1,24 @@
-"""Exact poker hand evaluation by walking a memory-mapped seven-layer lookup DAG."""
+"""Exact poker hand evaluation by walking a memory-mapped seven-layer lookup DAG.
+
+>>> evaluate("As Ks Qs Js Ts 2c 3d"), str(category_of(7462))
+(7462, 'straight_flush')
+
+Every function that reads tables takes a keyword-only ``tables=`` (default:
+the set :func:`load_tables` finds, loaded once per process), and every
+parallel one a keyword-only ``threads=`` (default: one per CPU).
+"""
 
 from __future__ import annotations
 
 # Only numpy-backed modules here: importing the package must stay cheap and
 # must never pull in the table builder.
 from .cards import RANKS, SUITS, format_card, format_cards, parse_card, parse_cards
-from .equity import PlayerEquity, equity
-from .evaluate import evaluate, evaluate_batch
-from .exhaustive import count_hands, histogram, iter_hands
+from .equity import PlayerEquity, equity, equity_table
+from .evaluate import best_five, evaluate, evaluate_batch
 from .format import FORMAT_VERSION, TableError
+from .histograms import histogram
+from .iterate import count_hands, iter_hands
+from .pool import MAX_THREADS
 from .tables import Tables, load_tables
 from .values import (
     CATEGORIES,
@@ -16,6 +26,7 @@ from .values import (
     CATEGORY_LAST,
     CODES,
     N_VALUES,
+    Category,
     HandDescription,
     categories,
     category_of,
@@ -29,18 +40,22 @@ __all__ = [
     "CATEGORY_LAST",
     "CODES",
     "FORMAT_VERSION",
+    "MAX_THREADS",
     "N_VALUES",
     "RANKS",
     "SUITS",
+    "Category",
     "HandDescription",
     "PlayerEquity",
     "TableError",
     "Tables",
+    "best_five",
     "categories",
-    "count_hands",
     "category_of",
+    "count_hands",
     "describe",
     "equity",
+    "equity_table",
     "evaluate",
     "evaluate_batch",
     "format_card",

@@ -25,7 +25,7 @@ ValueError: card 3 ('Xs'): unknown rank 'X'
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -39,6 +39,7 @@ __all__ = [
     "format_cards",
     "parse_card",
     "parse_cards",
+    "parse_words",
 ]
 
 #: Rank characters in rank order, as :func:`format_card` writes them.
@@ -219,3 +220,25 @@ def check_disjoint(groups: Sequence[tuple[str, Sequence[int]]]) -> None:
             if c in owner:
                 raise ValueError(f"{format_card(c)} is in both {owner[c]} and {name}")
             owner[c] = name
+
+
+def parse_words(words: Iterable[str]) -> list[int]:
+    """Cards from words as a command line gives them: card names in any mix of words, or all ints.
+
+    Words are joined, so ``["As", "Kd"]`` and ``["As Kd"]`` are the same
+    hand. Words that are all plain ASCII numbers are card ints 0..51.
+
+    >>> parse_words(["As Kd", "7h"])
+    [51, 45, 22]
+    >>> parse_words(["51", "45", "22"])
+    [51, 45, 22]
+    >>> parse_words(["As", "Xd"])
+    Traceback (most recent call last):
+    ...
+    ValueError: card 1 ('Xd'): unknown rank 'X'
+    """
+    text = " ".join(words)
+    tokens = [w for w in _SEPARATOR.split(text) if w]
+    if tokens and all(w.isascii() and w.isdigit() for w in tokens):
+        return parse_cards([int(w) for w in tokens])
+    return parse_cards(text)

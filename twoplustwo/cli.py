@@ -32,22 +32,20 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import re
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 from decimal import ROUND_HALF_EVEN, Context, Decimal
-from itertools import combinations
 from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__
-from .cards import check_disjoint, format_cards, parse_cards
+from .cards import check_disjoint, format_cards, parse_words
 from .format import FORMAT_VERSION, TableError
 from .values import CATEGORIES, HAND_COUNTS, category_counts, describe
 
-__all__ = ["main", "best_five", "parse_hand"]
+__all__ = ["main"]
 
 PROG = "twoplustwo"
 
@@ -69,48 +67,9 @@ class _Parser(argparse.ArgumentParser):
 # ---------------------------------------------------------------- helpers
 
 
-def parse_hand(args: Sequence[str]) -> list[int]:
-    """Cards from command-line words: names in any mix of words, or all ints.
-
-    Words are joined, so ``["As", "Kd"]`` and ``["As Kd"]`` are the same
-    hand. Words that are all plain numbers are taken as card ints 0..51.
-
-    >>> parse_hand(["As Kd", "7h"])
-    [51, 45, 22]
-    >>> parse_hand(["51", "45", "22"])
-    [51, 45, 22]
-    >>> parse_hand(["As", "Xd"])
-    Traceback (most recent call last):
-    ...
-    ValueError: card 1 ('Xd'): unknown rank 'X'
-    """
-    text = " ".join(args)
-    words = [w for w in re.split(r"[\s,]+", text) if w]
-    if words and all(w.isascii() and w.isdigit() for w in words):
-        return parse_cards([int(w) for w in words])
-    return parse_cards(text)
-
-
 def _card_list(values: list[str] | None) -> list[int]:
     # Options such as --dead may be repeated or hold several cards each.
-    return parse_hand(values) if values else []
-
-
-def best_five(cards: Sequence[int]) -> list[int]:
-    """The first 5-card subset (in :func:`itertools.combinations` order) worth the whole hand.
-
-    >>> format_cards(best_five(parse_cards("2c As Ks Qs Js Ts 3d")))
-    'As Ks Qs Js Ts'
-    """
-    from .evaluate import evaluate
-
-    cards = list(cards)
-    value = evaluate(cards)
-    for five in combinations(cards, 5):
-        if evaluate(list(five)) == value:
-            return list(five)
-    # Unreachable for correct tables: a hand's value is that of its best five.
-    raise TableError(f"no five of {format_cards(cards)} reach the hand's value {value}")
+    return parse_words(values) if values else []
 
 
 def _table(rows: list[list[str]], right: set[int]) -> list[str]:
@@ -142,9 +101,9 @@ def _category_counts(hist: Any) -> dict[str, int]:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from .evaluate import evaluate
+    from .evaluate import best_five, evaluate
 
-    cards = parse_hand(args.cards)
+    cards = parse_words(args.cards)
     if not 5 <= len(cards) <= 7:
         raise ValueError(f"a hand has 5, 6 or 7 cards, got {len(cards)}")
     value = evaluate(cards)
@@ -154,7 +113,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
         doc = {
             "cards": format_cards(cards).split(),
             "value": d.value,
-            "category": d.category,
+            "category": str(d.category),
             "code": f"0x{d.code:06x}",
             "description": d.description,
             "best_five": format_cards(five).split(),
@@ -165,7 +124,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     for label, text in [
         ("hand", format_cards(cards)),
         ("value", str(d.value)),
-        ("category", d.category),
+        ("category", str(d.category)),
         ("code", f"0x{d.code:06x}"),
         ("description", d.description),
         ("best five", format_cards(five)),
@@ -206,7 +165,7 @@ def _cmd_info(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from .exhaustive import histogram
+    from .histograms import histogram
     from .tables import default_path, load_tables
 
     t0 = time.perf_counter()
@@ -217,7 +176,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     for n in args.sizes:
         counts, distinct = HAND_COUNTS[n]
         want = {CATEGORIES[c]: counts[c] for c in range(8, -1, -1)}
-        hist = histogram(n)
+        hist = histogram(n, tables=t)
         got = _category_counts(hist)
         if got != want:
             bad = next(c for c in want if got.get(c) != want[c])
@@ -252,7 +211,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_enumerate(args: argparse.Namespace) -> int:
-    from .exhaustive import histogram
+    from .histograms import histogram
 
     include = _card_list(args.include)
     dead = _card_list(args.dead)
@@ -281,7 +240,7 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
 
 
 def _cmd_equity(args: argparse.Namespace) -> int:
-    hands = [parse_hand([h]) for h in args.hands]
+    hands = [parse_words([h]) for h in args.hands]
     board = _card_list(args.board)
     dead = _card_list(args.dead)
     check_disjoint(
@@ -380,7 +339,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
-        return int(args.handler(args))
+        code = int(args.handler(args))
+        # Output that cannot be written (a full disk, /dev/full) is a failure,
+        # not a success the interpreter would only complain about at exit.
+        sys.stdout.flush()
+        return code
     except _UsageError as e:
         _error(f"{e} (see {PROG} --help)")
         return EXIT_USAGE

@@ -14,7 +14,6 @@ per player.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,16 +22,15 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from .cards import CardLike, check_disjoint, format_cards, parse_cards
-from .exhaustive import _get_pool, _layers, _Tail
+from . import pool
+from .cards import check_disjoint, format_cards, parse_cards
+from .draws import Cards, Draws
 from .tables import Tables, get_tables
 
 __all__ = ["MAX_PLAYERS", "PlayerEquity", "equity", "equity_table"]
 
 #: Players :func:`equity` accepts at most (9 hands and a full board use 23 cards).
 MAX_PLAYERS = 9
-
-Cards = str | Sequence[CardLike] | npt.NDArray[np.integer]
 
 # A k-way split pays 1/k of the pot; over a common denominator every share
 # is an integer.
@@ -142,6 +140,7 @@ def equity(
     dead: Cards = (),
     *,
     tables: Tables | None = None,
+    threads: int | None = None,
 ) -> list[PlayerEquity]:
     """Exact win, tie and equity of 2 to 9 Hold'em hands over every board completion.
 
@@ -152,6 +151,7 @@ def equity(
     the order of ``hands``. Raises ``ValueError`` for a card used twice, a
     hand without exactly two cards, fewer than 2 or more than 9 hands, a
     board of another size, or too few cards left to complete the board.
+    Long enumerations run on ``threads`` threads (default: one per CPU).
 
     >>> [r.wins for r in equity(["AsKs", "Qh Qd", [0, 1]], board="Kh Qs 2h")]
     [60, 802, 41]
@@ -160,6 +160,7 @@ def equity(
     ...
     ValueError: As is in both hand 1 and hand 2
     """
+    workers = pool.resolve_threads(threads)
     holes = _parse_hands(hands)
     known = parse_cards(board)
     if len(known) not in (0, 3, 4, 5):
@@ -174,8 +175,7 @@ def equity(
     missing = 5 - len(known)
     if len(rest) < missing:
         raise ValueError(f"only {len(rest)} cards left, the board needs {missing} more")
-    t = tables or get_tables()
-    layers = _layers(t, 7)
+    layers = get_tables(tables).layers("dag7")
     starts = []
     for h in holes:
         node = 0
@@ -187,19 +187,15 @@ def equity(
     if missing == 0:
         values[:, 0] = starts  # after seven cards the node is the value
     else:
-        tail = _Tail(rest, missing)
+        tail = Draws(rest, missing)
         r0, r1 = tail.rows()
         depth = 2 + len(known)
 
         def walk(i: int) -> None:
             tail.values(layers, depth, starts[i], r0, r1, values[i])
 
-        if n_boards >= _PARALLEL_MIN and (os.cpu_count() or 1) > 1:
-            # The walks release the GIL, so players run on all cores.
-            list(_get_pool().map(walk, range(len(starts))))
-        else:
-            for i in range(len(starts)):
-                walk(i)
+        # The walks release the GIL, so players run on all cores.
+        pool.run(workers if n_boards >= _PARALLEL_MIN else 1, walk, range(len(starts)))
     return _score(holes, values)
 
 

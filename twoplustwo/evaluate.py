@@ -14,63 +14,25 @@ return values on the contract scale 1..7462.
 
 from __future__ import annotations
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Sequence
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .cards import CardLike, parse_cards
-from .tables import Tables, get_tables, on_clear
+from . import pool
+from .cards import CardLike, format_cards, parse_cards
+from .format import TableError
+from .tables import HandViews, Tables, get_tables
 
-__all__ = ["evaluate", "evaluate_batch", "walk"]
-
-
-class _Walker:
-    """Python-level views of one table set, for the single-hand path.
-
-    ``memoryview`` indexing returns plain ints without numpy's per-call
-    overhead, and the views still point into the shared read-only pages.
-    """
-
-    def __init__(self, t: Tables) -> None:
-        def view(a: npt.NDArray[Any]) -> memoryview:
-            return memoryview(a).cast("B").cast(a.dtype.char)
-
-        self.tables = t
-        self.l1, self.l2, self.l3, self.l4, self.l5, self.l6, self.l7 = (
-            view(a) for a in t.layers("dag7")
-        )
-        self.v5 = view(t.arrays["dag7/value5"])
-        self.v6 = view(t.arrays["dag7/value6"])
+__all__ = ["best_five", "evaluate", "evaluate_batch", "walk"]
 
 
-_walker: _Walker | None = None
-_walker_lock = threading.Lock()
 _BITS = tuple(1 << i for i in range(52)) + (0,) * 52
 
 
-def _forget_walker() -> None:
-    global _walker
-    _walker = None
-
-
-on_clear(_forget_walker)
-
-
-def _get_walker() -> _Walker:
-    global _walker
-    t = get_tables()
-    w = _walker
-    if w is None or w.tables is not t:
-        with _walker_lock:
-            w = _walker = _Walker(t)
-    return w
-
-
-def _evaluate_parsed(w: _Walker, cards: list[int]) -> int:
+def _evaluate_parsed(w: HandViews, cards: Sequence[int]) -> int:
     n = len(cards)
     if n not in (5, 6, 7):
         raise ValueError(f"a hand has 5, 6 or 7 cards, got {n}")
@@ -84,7 +46,7 @@ def _evaluate_parsed(w: _Walker, cards: list[int]) -> int:
     return node
 
 
-def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> int:
+def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]], *, tables: Tables | None = None) -> int:
     """Value (1..7462) of one hand of 5, 6 or 7 cards, in any order.
 
     ``cards`` is a sequence of ints 0..51 or card strings, or one string
@@ -95,7 +57,7 @@ def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> int:
     >>> evaluate(["Ah", "Ad", "Kc", "Kd", "Ks"])  # kings full of aces
     7284
     """
-    w = _walker or _get_walker()
+    w = get_tables(tables).hand_views
     if type(cards) is tuple or type(cards) is list:
         if len(cards) == 7:
             # The hot path: seven ints, checked with one bit per card from a
@@ -141,16 +103,16 @@ def _distinct_ints(cards: Sequence[Any]) -> Sequence[int] | None:
     return cards if m.bit_count() == len(cards) else None
 
 
-def _first_bad_row(h: npt.NDArray[np.integer]) -> ValueError:
-    """The error for the first row that is out of range or holds a duplicate."""
+def _first_bad_row(h: npt.NDArray[np.integer[Any]], base: int = 0) -> ValueError:
+    """The error for the first row that is out of range or holds a duplicate; rows count from ``base``."""
     out = (h < 0) | (h > 51)
     s = np.sort(np.where(out, -1, h), axis=1)
     dup = (s[:, 1:] == s[:, :-1]).any(axis=1)
     row = int(np.argmax(out.any(axis=1) | dup))
     if out[row].any():
         col = int(np.argmax(out[row]))
-        return ValueError(f"hand {row}, card {col}: {h[row, col]} is out of range 0..51")
-    return ValueError(f"hand {row}: duplicate card in {h[row].tolist()}")
+        return ValueError(f"hand {base + row}, card {col}: {h[row, col]} is out of range 0..51")
+    return ValueError(f"hand {base + row}: duplicate card in {h[row].tolist()}")
 
 
 def _checked_columns(h: npt.NDArray[np.integer]) -> npt.NDArray[np.uint8] | None:
@@ -198,12 +160,17 @@ def walk(
     return _walk_columns(layers, h.T)
 
 
-_pool: ThreadPoolExecutor | None = None
+# Rows per step of a batch. The temporaries of one step (uint8 card
+# columns, duplicate flags, intp node indices: about 40 bytes a row) stay
+# near 20 MB per thread, so a batch's peak memory is its input and output
+# plus a few steps, however many rows it has.
+_CHUNK = 1 << 19
+# Batches smaller than this run in the calling thread.
 _PARALLEL_MIN = 1 << 18
 
 
 def evaluate_batch(
-    hands: npt.ArrayLike, *, check: bool = True, threads: int | None = None
+    hands: npt.ArrayLike, *, check: bool = True, tables: Tables | None = None, threads: int | None = None
 ) -> npt.NDArray[np.uint16]:
     """Values of an ``(N, k)`` integer array of hands, k in 5..7, as uint16.
 
@@ -211,35 +178,65 @@ def evaluate_batch(
     cache. ``check=False`` skips the range and duplicate checks: faster,
     but a bad hand then gives an arbitrary value (or an ``IndexError``
     for a card far out of range). Large batches are split over
-    ``threads`` (default: all cores), since ``take`` releases the GIL.
+    ``threads`` threads (default: one per CPU), since ``take`` releases
+    the GIL, and worked through in steps of bounded size.
 
     >>> evaluate_batch([[48, 49, 50, 51, 44], [0, 4, 8, 12, 49]]).tolist()
     [7452, 5854]
     """
-    h = np.asarray(hands)
+    workers = pool.resolve_threads(threads)
+    if isinstance(hands, np.ma.MaskedArray):
+        raise TypeError("hands must be a plain integer array, not a masked array (fill or compress it first)")
+    try:
+        h = np.asarray(hands)
+    except (ValueError, TypeError, OverflowError) as e:
+        raise ValueError(f"hands must be an (N, k) integer array: {e}") from None
     if h.ndim != 2 or not 5 <= h.shape[1] <= 7:
         raise ValueError(f"hands must be an (N, k) array with k in 5..7, got shape {h.shape}")
     if h.dtype.kind not in "iu":
         if h.size:
             raise ValueError(f"hands must be integers, got dtype {h.dtype}")
         h = h.astype(np.uint8)  # an empty list arrives as float64
-    layers = get_tables().layers(f"dag{h.shape[1]}")
+    layers = get_tables(tables).layers(f"dag{h.shape[1]}")
+    out = np.empty(len(h), dtype=np.uint16)
 
-    def part(lo: int, hi: int) -> npt.NDArray[np.unsignedinteger] | None:
-        # Each thread checks its own rows, so the check is split over the cores too.
-        cols = _checked_columns(h[lo:hi]) if check else np.ascontiguousarray(h[lo:hi].T)
-        return None if cols is None else _walk_columns(layers, cols)
+    def part(lo: int, hi: int) -> int:
+        """Fill rows lo..hi of ``out``; the start of the first step with a bad row, or -1."""
+        for a in range(lo, hi, _CHUNK):
+            b = min(a + _CHUNK, hi)
+            # Each thread checks its own rows, so the check is split over the cores too.
+            cols = _checked_columns(h[a:b]) if check else np.ascontiguousarray(h[a:b].T)
+            if cols is None:
+                return a
+            out[a:b] = _walk_columns(layers, cols)
+        return -1
 
-    n_threads = threads or os.cpu_count() or 1
-    if n_threads == 1 or len(h) < _PARALLEL_MIN:
-        parts = [part(0, len(h))]
-    else:
-        global _pool
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=os.cpu_count() or 1)
-        bounds = np.linspace(0, len(h), n_threads + 1).astype(int)
-        parts = list(_pool.map(part, bounds[:-1], bounds[1:]))
-    if any(p is None for p in parts):
-        raise _first_bad_row(h)
-    out = np.concatenate(parts) if len(parts) > 1 else parts[0]
-    return out.astype(np.uint16, copy=False)
+    if len(h) < _PARALLEL_MIN:
+        workers = 1
+    cuts = [len(h) * i // workers for i in range(workers + 1)]
+    bad = [a for a in pool.run(workers, part, cuts[:-1], cuts[1:]) if a >= 0]
+    if bad:
+        a = min(bad)
+        raise _first_bad_row(h[a : a + _CHUNK], a)
+    return out
+
+
+def best_five(
+    cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]], *, tables: Tables | None = None
+) -> list[int]:
+    """The five cards of a 5-7 card hand that make its value: the first such five in
+    :func:`itertools.combinations` order of the cards as given.
+
+    >>> format_cards(best_five("2c As Ks Qs Js Ts 3d"))
+    'As Ks Qs Js Ts'
+    >>> format_cards(best_five("Ah Ad Kc Kd 2s 2h 7c"))  # two pair: the higher pairs, best kicker
+    'Ah Ad Kc Kd 7c'
+    """
+    t = get_tables(tables)
+    hand = parse_cards(cards)
+    value = evaluate(hand, tables=t)
+    for five in combinations(hand, 5):
+        if evaluate(five, tables=t) == value:
+            return list(five)
+    # Unreachable for correct tables: a hand's value is that of its best five.
+    raise TableError(f"no five of {format_cards(hand)} reach the hand's value {value}")

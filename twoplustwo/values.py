@@ -18,12 +18,16 @@ code of value ``v`` (``CODES[0] == 0`` marks the invalid value 0).
 >>> describe(7260).description
 'Full house, jacks full of aces'
 >>> category_of(7260)
-'full_house'
+<Category.FULL_HOUSE: 6>
+>>> print(category_of(7260))
+full_house
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
 from itertools import combinations
 
 import numpy as np
@@ -37,6 +41,7 @@ __all__ = [
     "CATEGORY_LAST",
     "CODES",
     "N_VALUES",
+    "Category",
     "HandDescription",
     "categories",
     "category_of",
@@ -47,18 +52,32 @@ __all__ = [
 #: Number of distinct hand values (Cactus Kev's equivalence classes).
 N_VALUES = 7462
 
+class Category(IntEnum):
+    """A hand category; its int is the category digit of the code, its ``str`` its name.
+
+    :func:`category_of` returns one; :func:`categories` returns arrays of
+    their ints, which ``Category(x)`` turns back into members.
+
+    >>> Category.FLUSH > Category.STRAIGHT, str(Category.FLUSH), Category(8).name
+    (True, 'flush', 'STRAIGHT_FLUSH')
+    """
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
 #: Category names, indexed by the category digit of the code.
-CATEGORIES: tuple[str, ...] = (
-    "high_card",
-    "pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-)
+CATEGORIES: tuple[str, ...] = tuple(str(c) for c in Category)
 
 
 def _straight_highs() -> list[tuple[int, ...]]:
@@ -123,7 +142,11 @@ def value_from_code(code: int | npt.ArrayLike) -> npt.NDArray[np.uint16]:
     >>> value_from_code([0x43210c, 0x8cba98]).tolist()
     [5854, 7462]
     """
-    c = np.asarray(code, dtype=np.int64)
+    raw = np.asarray(code)
+    if raw.dtype.kind not in "iu" or isinstance(code, bool):
+        # A float such as 0x8cba98 + 0.5 would silently truncate to a valid code.
+        raise ValueError(f"hand codes must be integers, got {raw.dtype} {code!r}"[:200])
+    c = raw.astype(np.int64)
     idx = np.searchsorted(CODES, c)
     ok = (idx <= N_VALUES) & (CODES[np.minimum(idx, N_VALUES)] == c) & (c != 0)
     if not np.all(ok):
@@ -189,7 +212,7 @@ class HandDescription:
     """
 
     value: int
-    category: str
+    category: Category
     code: int
     ranks: tuple[int, int, int, int, int]
     cactus_kev_rank: int
@@ -217,7 +240,7 @@ def describe(value: int | np.integer) -> HandDescription:
 
     >>> d = describe(int(value_from_code(0x27744a)))
     >>> d.category, hex(d.code), d.ranks, d.cactus_kev_rank
-    ('two_pair', '0x27744a', (7, 7, 4, 4, 10), 3042)
+    (<Category.TWO_PAIR: 2>, '0x27744a', (7, 7, 4, 4, 10), 3042)
     >>> print(d)
     Two pair, nines and sixes, queen kicker
     >>> describe(0)
@@ -232,7 +255,7 @@ def describe(value: int | np.integer) -> HandDescription:
     ranks = (d[0], d[1], d[2], d[3], d[4])
     return HandDescription(
         value=v,
-        category=CATEGORIES[category],
+        category=Category(category),
         code=code,
         ranks=ranks,
         cactus_kev_rank=N_VALUES + 1 - v,
@@ -241,14 +264,14 @@ def describe(value: int | np.integer) -> HandDescription:
 
 
 def categories(values: npt.ArrayLike) -> npt.NDArray[np.uint8]:
-    """Category indices (0 = high card .. 8 = straight flush) of hand values.
+    """The :class:`Category` ints (0 = high card .. 8 = straight flush) of hand values, as an array.
 
     The result has the shape of ``values``; any value outside ``1..7462``
     raises ``ValueError``.
 
     >>> categories([1, 1278, 7462]).tolist()
     [0, 1, 8]
-    >>> [CATEGORIES[c] for c in categories([5854, 7260])]
+    >>> [str(Category(c)) for c in categories([5854, 7260])]
     ['straight', 'full_house']
     """
     v = np.asarray(values)
@@ -263,13 +286,13 @@ def categories(values: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     return _CATEGORY_OF_VALUE[v]
 
 
-def category_of(value: int | np.integer) -> str:
-    """The category name (one of :data:`CATEGORIES`) of one hand value.
+def category_of(value: int | np.integer[Any]) -> Category:
+    """The :class:`Category` of one hand value: the scalar form of :func:`categories`.
 
-    >>> category_of(7462), category_of(1)
-    ('straight_flush', 'high_card')
+    >>> category_of(7462), str(category_of(1))
+    (<Category.STRAIGHT_FLUSH: 8>, 'high_card')
     """
-    return CATEGORIES[int(_CATEGORY_OF_VALUE[_check_value(value)])]
+    return Category(int(_CATEGORY_OF_VALUE[_check_value(value)]))
 
 
 #: Published figures over every ``n``-card hand (n = 5, 6, 7): hands per

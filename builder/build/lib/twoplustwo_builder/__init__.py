@@ -1,1 +1,0 @@
-"""Offline pipeline that builds the twoplustwo lookup tables, and the seed evaluators used as oracles."""

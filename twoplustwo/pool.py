@@ -1,0 +1,108 @@
+"""The one thread pool of a process, and the one check of a ``threads=`` argument.
+
+Every parallel function (:func:`~twoplustwo.evaluate_batch`,
+:func:`~twoplustwo.iter_hands`, :func:`~twoplustwo.equity`) splits its work
+into ``threads`` parts and runs them here. numpy's ``take`` and the other
+kernels they use release the GIL, so the parts run on all cores.
+
+There is one pool per process. It grows to the largest ``threads`` asked
+for (at most :data:`MAX_THREADS`), and since work is split into exactly
+``threads`` parts, no more than that many run at once. A child made by
+``fork`` inherits the parent's pool objects but none of its threads, so the
+pool, and every lock this package holds, is dropped in the child
+(``os.register_at_fork``) and made afresh on first use.
+
+>>> resolve_threads(None) == (os.cpu_count() or 1)
+True
+>>> resolve_threads(0)
+Traceback (most recent call last):
+...
+ValueError: threads must be None or an int from 1 to 256, got 0
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import threading
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+__all__ = ["MAX_THREADS", "after_fork", "resolve_threads", "run", "submit"]
+
+#: The most threads any call may ask for. More than the cores only adds
+#: overhead; the cap keeps a typo (threads=10**6) from costing minutes and
+#: gigabytes of thread stacks.
+MAX_THREADS = 256
+
+T = TypeVar("T")
+
+_pool: ThreadPoolExecutor | None = None
+_size = 0
+_lock = threading.Lock()
+_fork_hooks: list[Callable[[], None]] = []
+
+
+def resolve_threads(threads: object) -> int:
+    """``threads`` checked: ``None`` means one per CPU, else an int from 1 to :data:`MAX_THREADS`."""
+    if threads is None:
+        return min(os.cpu_count() or 1, MAX_THREADS)
+    if isinstance(threads, bool) or not hasattr(threads, "__index__"):
+        raise TypeError(f"threads must be None or an int, got {type(threads).__name__}")
+    n = operator.index(threads)  # type: ignore[call-overload]
+    if not 1 <= n <= MAX_THREADS:
+        raise ValueError(f"threads must be None or an int from 1 to {MAX_THREADS}, got {n}")
+    return int(n)
+
+
+def _get_pool(workers: int) -> ThreadPoolExecutor:
+    global _pool, _size
+    with _lock:
+        if _pool is None or _size < workers:
+            old = _pool
+            _pool, _size = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="twoplustwo"), workers
+            if old is not None:
+                # Running tasks finish on the old threads, which then exit.
+                old.shutdown(wait=False)
+        return _pool
+
+
+def submit(workers: int, fn: Callable[..., T], *args: Any) -> Future[T]:
+    """Run ``fn(*args)`` on the pool, sized for at least ``workers`` threads."""
+    return _get_pool(workers).submit(fn, *args)
+
+
+def run(workers: int, fn: Callable[..., T], *iterables: Iterable[Any]) -> list[T]:
+    """``[fn(*args) for args in zip(*iterables)]``, computed on ``workers`` threads.
+
+    With one worker everything runs in the calling thread, so small jobs
+    and ``threads=1`` never touch the pool.
+    """
+    if workers == 1:
+        return [fn(*args) for args in zip(*iterables)]
+    futures = [submit(workers, fn, *args) for args in zip(*iterables)]
+    try:
+        return [f.result() for f in futures]
+    finally:
+        # A failed part must not leave the others queued behind the caller.
+        for f in futures:
+            f.cancel()
+
+
+def after_fork(hook: Callable[[], None]) -> None:
+    """Call ``hook`` in every child process made by ``fork``, to drop per-process state."""
+    _fork_hooks.append(hook)
+
+
+def _reset_in_child() -> None:
+    global _pool, _size, _lock
+    # The parent's worker threads do not exist here, and a lock some other
+    # parent thread held at the fork would stay locked forever.
+    _pool, _size, _lock = None, 0, threading.Lock()
+    for hook in _fork_hooks:
+        hook()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_in_child)
