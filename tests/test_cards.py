@@ -39,6 +39,19 @@ def test_rank_and_suit_fields() -> None:
     assert SUITS == "cdhs"
 
 
+def test_a_number_as_text_is_not_read_as_rank_and_suit() -> None:
+    # "51" once gave "unknown suit '1'", naming the wrong thing.
+    with pytest.raises(ValueError, match=r"card 0 \('51'\): a number where a card name belongs"):
+        parse_cards(["51"])
+
+
+def test_messages_do_not_depend_on_the_terminal() -> None:
+    # Non-ASCII input is shown escaped, so the message is the same text in every locale.
+    with pytest.raises(ValueError) as excinfo:
+        parse_cards("A\u2661\u2665x")
+    assert str(excinfo.value).isascii()
+
+
 @pytest.mark.parametrize("card", range(52))
 def test_round_trip_every_card(card: int) -> None:
     name = format_card(card)
@@ -154,9 +167,9 @@ def _message(excinfo: pytest.ExceptionInfo[ValueError]) -> str:
     [
         ("As Kd Qh Xs", "card 3 ('Xs'): unknown rank 'X'"),
         ("As 1d", "card 1 ('1d'): unknown rank '1'"),
-        ("Ax", "card 0 ('Ax'): unknown suit 'x'"),
-        ("As Kd Qh 10z", "card 3 ('10z'): unknown suit 'z'"),
-        (["As", "Kdd"], "card 1 ('Kdd'): unknown suit 'dd'"),
+        ("Ax", "card 0 ('Ax'): unknown suit 'x' (suits are c, d, h, s or the four suit symbols)"),
+        ("As Kd Qh 10z", "card 3 ('10z'): unknown suit 'z' (suits are c, d, h, s or the four suit symbols)"),
+        (["As", "Kdd"], "card 1 ('Kdd'): unknown suit 'dd' (suits are c, d, h, s or the four suit symbols)"),
         ("As K", "card 1 ('K'): missing suit"),
         (["As", "10"], "card 1 ('10'): missing suit"),
         ("As,,Kd", "card 1 (''): empty token"),

@@ -25,6 +25,7 @@ ValueError: card 3 ('Xs'): unknown rank 'X'
 from __future__ import annotations
 
 import re
+from typing import Any
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -67,23 +68,27 @@ _SEPARATOR = re.compile(r"\s*,\s*|\s+")
 def _fail(pos: int, token: object, why: str) -> ValueError:
     # np.int64(52) would print as "np.int64(52)"; the number is what matters.
     shown = token.item() if isinstance(token, np.generic) else token
-    return ValueError(f"card {pos} ({shown!r}): {why}")
+    # ascii(): the message is the same bytes whatever the terminal's locale.
+    return ValueError(f"card {pos} ({ascii(shown)}): {why}")
 
 
 def _parse_str(token: str, pos: int) -> int:
     text = token.strip().replace(_VS16, "")
     if not text:
         raise _fail(pos, token, "empty token")
+    if text.isascii() and text.isdigit() and len(text) > 1 and text != "10":
+        # "51" is card 51 written as text, not a five of suit "1".
+        raise _fail(pos, token, "a number where a card name belongs (pass card ints 0..51 as ints)")
     rank_len = 2 if text.startswith("10") else 1
     rank_text, suit_text = text[:rank_len], text[rank_len:]
     rank = _RANK_OF.get(rank_text.upper())
     if rank is None:
-        raise _fail(pos, token, f"unknown rank {rank_text!r}")
+        raise _fail(pos, token, f"unknown rank {ascii(rank_text)}")
     if not suit_text:
         raise _fail(pos, token, "missing suit")
     suit = _SUIT_OF.get(suit_text.lower())
     if suit is None:
-        raise _fail(pos, token, f"unknown suit {suit_text!r}")
+        raise _fail(pos, token, f"unknown suit {ascii(suit_text)} (suits are c, d, h, s or the four suit symbols)")
     return rank * 4 + suit
 
 
@@ -114,7 +119,7 @@ def parse_card(token: CardLike) -> int:
     >>> parse_card("Ax")
     Traceback (most recent call last):
     ...
-    ValueError: card 0 ('Ax'): unknown suit 'x'
+    ValueError: card 0 ('Ax'): unknown suit 'x' (suits are c, d, h, s or the four suit symbols)
     """
     return _parse_one(token, 0)
 
@@ -137,7 +142,10 @@ def _split(text: str) -> list[str]:
     return tokens
 
 
-def _from_array(arr: np.ndarray) -> list[int]:
+def _from_array(arr: npt.NDArray[Any]) -> list[int]:
+    if isinstance(arr, np.ma.MaskedArray):
+        # A masked entry has no card to give; guessing one would be a wrong answer.
+        raise TypeError("cards must be a plain array, not a masked array (fill or compress it first)")
     if arr.ndim != 1:
         raise ValueError(f"expected a 1-D array of cards, got {arr.ndim}-D")
     if arr.dtype.kind not in "iu":

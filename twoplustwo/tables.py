@@ -25,6 +25,7 @@ import hashlib
 import mmap
 import os
 import threading
+import time
 import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -209,7 +210,12 @@ def _open_set(root: Path, mpath: Path) -> Tables:
         except OSError as e:
             raise TableError(f"{p}: cannot be opened ({e.strerror}; listed in {mpath} as {f['role']})") from None
         try:
-            check_header(p, f)
+            try:
+                check_header(p, f)
+            except TableError:
+                if not p.exists():  # removed between our open and the header check
+                    raise _Vanished(p, f["role"]) from None
+                raise
             size = os.fstat(fd).st_size
             data = _map(fd, size, p)
         finally:
@@ -234,12 +240,15 @@ def load_tables(path: str | os.PathLike[str] | None = None, *, verify: bool = Fa
             f"`twoplustwo build` (needs the twoplustwo-builder package), or install a bundle "
             f"with `twoplustwo install-tables BUNDLE`; set ${ENV_VAR} to use tables elsewhere"
         )
-    for _ in range(MAX_MANIFEST_READS):
+    for attempt in range(MAX_MANIFEST_READS):
         try:
             tables = _open_set(root, mpath)
             break
         except _Vanished as gone:
             missing = gone
+            # Back off a little, so a reader does not keep colliding with a
+            # publisher that is mid-way through its clean-up.
+            time.sleep(0.002 * 2**attempt)
     else:
         raise TableError(
             f"{missing.path}: missing (listed in {mpath} as {missing.role}; read the manifest "

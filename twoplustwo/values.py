@@ -142,15 +142,18 @@ def value_from_code(code: int | npt.ArrayLike) -> npt.NDArray[np.uint16]:
     >>> value_from_code([0x43210c, 0x8cba98]).tolist()
     [5854, 7462]
     """
+    if isinstance(code, np.ma.MaskedArray):
+        raise TypeError("hand codes must be a plain array, not a masked array")
     raw = np.asarray(code)
     if raw.dtype.kind not in "iu" or isinstance(code, bool):
         # A float such as 0x8cba98 + 0.5 would silently truncate to a valid code.
         raise ValueError(f"hand codes must be integers, got {raw.dtype} {code!r}"[:200])
-    c = raw.astype(np.int64)
+    # Codes are below 2**24; anything larger must not wrap into range.
+    c = np.where(raw > 0xFFFFFF, 0xFFFFFF, raw).astype(np.int64) if raw.size else raw.astype(np.int64)
     idx = np.searchsorted(CODES, c)
     ok = (idx <= N_VALUES) & (CODES[np.minimum(idx, N_VALUES)] == c) & (c != 0)
     if not np.all(ok):
-        bad = c[~ok] if c.ndim else c
+        bad = raw[~ok] if raw.ndim else raw
         raise ValueError(f"not a hand code: {hex(int(np.ravel(bad)[0]))}")
     return idx.astype(np.uint16)
 
@@ -274,6 +277,8 @@ def categories(values: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     >>> [str(Category(c)) for c in categories([5854, 7260])]
     ['straight', 'full_house']
     """
+    if isinstance(values, np.ma.MaskedArray):
+        raise TypeError("hand values must be a plain array, not a masked array")
     v = np.asarray(values)
     if not np.issubdtype(v.dtype, np.integer):
         raise ValueError(f"hand values must be integers, got dtype {v.dtype}")

@@ -1,0 +1,113 @@
+"""Readers against a concurrent publisher (tables/README.md, section 8).
+
+A child process publishes two small table sets in turn, as fast as it can,
+through the builder's own stage-and-publish path; each publish removes the
+other set's files. Meanwhile this process loads the directory again and
+again. A reader that meets a vanished file must read the manifest again,
+never fail; the README quotes the long run (``python -m tests.test_readers``).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from twoplustwo.format import TableError
+from twoplustwo.tables import MAX_MANIFEST_READS, load_tables
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A table set whose every node count is 1: structurally complete, tiny, and
+# distinct per fill value, so every publish replaces every file.
+PUBLISHER = """
+import sys, time
+import numpy as np
+from twoplustwo.format import DAGS, layer_role
+from twoplustwo_builder.write import publish, stage
+
+target, seconds = sys.argv[1], float(sys.argv[2])
+
+def arrays(fill):
+    out = {layer_role(d, k): np.full(52, fill, dtype=np.uint8) for d, n in DAGS.items() for k in range(1, n + 1)}
+    out["dag7/value5"] = np.full(1, fill, dtype=np.uint8)
+    out["dag7/value6"] = np.full(1, fill, dtype=np.uint8)
+    return out
+
+sets = [arrays(1), arrays(2)]
+info = {"nodes": {d: [1] * n for d, n in DAGS.items()}}
+end, count = time.monotonic() + seconds, 0
+from pathlib import Path
+while time.monotonic() < end:
+    publish(stage(Path(target), sets[count % 2], info))
+    count += 1
+print(count)
+"""
+
+
+def race(target: Path, seconds: float, iterations: int) -> tuple[int, int, list[str]]:
+    """Load ``target`` up to ``iterations`` times while a publisher runs; (loads, publishes, errors)."""
+    target.mkdir()
+    pub = subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(PUBLISHER), str(target), str(seconds)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    errors: list[str] = []
+    loads = 0
+    try:
+        deadline = time.monotonic() + 30
+        while not (target / "manifest.json").exists():
+            assert pub.poll() is None and time.monotonic() < deadline, pub.stderr.read() if pub.stderr else ""
+            time.sleep(0.01)
+        while loads < iterations and pub.poll() is None:
+            try:
+                t = load_tables(target)
+                assert int(t.arrays["dag5/layer1"][0]) in (1, 2)
+            except (TableError, OSError) as e:
+                errors.append(f"{type(e).__name__}: {e}")
+            loads += 1
+    finally:
+        out, err = pub.communicate(timeout=seconds + 60)
+    assert pub.returncode == 0, err
+    return loads, int(out), errors
+
+
+def test_readers_never_fail_against_a_publisher_loop(tmp_path: Path) -> None:
+    loads, publishes, errors = race(tmp_path / "t", seconds=8, iterations=3000)
+    assert publishes > 50 and loads > 500, (publishes, loads)
+    assert errors == [], f"{len(errors)} of {loads} loads failed: {errors[:3]}"
+
+
+def test_a_file_gone_for_good_is_named_after_the_retries(tmp_path: Path) -> None:
+    target = tmp_path / "t"
+    race(target, seconds=0.5, iterations=0)
+    victim = next(target.glob("dag7.layer4.*.npy"))
+    victim.unlink()
+    with pytest.raises(TableError, match=rf"{victim.name}: missing .*dag7/layer4.*{MAX_MANIFEST_READS} times"):
+        load_tables(target)
+
+
+def test_tiny_sets_are_what_the_publisher_writes(tmp_path: Path) -> None:
+    target = tmp_path / "t"
+    race(target, seconds=0.5, iterations=0)
+    t = load_tables(target, verify=True)
+    assert set(np.unique(t.arrays["dag7/layer7"]).tolist()) <= {1, 2}
+
+
+if __name__ == "__main__":
+    # The long run the README quotes: python -m tests.test_readers [ITERATIONS]
+    import tempfile
+
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    with tempfile.TemporaryDirectory() as d:
+        loads, publishes, errors = race(Path(d) / "t", seconds=3600, iterations=n)
+    print(f"{loads} loads against {publishes} publishes: {len(errors)} errors")
+    sys.exit(1 if errors else 0)
