@@ -25,8 +25,8 @@ ValueError: card 3 ('Xs'): unknown rank 'X'
 from __future__ import annotations
 
 import re
-from typing import Any
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -173,7 +173,7 @@ def parse_cards(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> li
     ...
     ValueError: card 4 ('Kd'): duplicate of card 1
     """
-    tokens: Sequence[object]
+    tokens: Sequence[object] | npt.NDArray[Any]
     if isinstance(cards, np.ndarray):
         tokens = cards
         parsed = _from_array(cards)

@@ -143,8 +143,8 @@ class Draws:
 
     def real_rows(self, base: int) -> npt.NDArray[np.uint8]:
         """The level-t entries from ``base`` on as real cards, one row per draw."""
-        index = self.subsets.rows[self.t][base:] - np.uint8(self.z)
-        rows = index.copy()
+        index: npt.NDArray[np.uint8] = self.subsets.rows[self.t][base:] - np.uint8(self.z)
+        rows: npt.NDArray[np.uint8] = index.copy()
         # The i-th free card is i plus the number of taken cards below it;
         # the k-th taken card (from 0) is below it exactly when
         # taken[k] - k <= i. Comparisons on uint8 beat a take(), which

@@ -206,15 +206,15 @@ def _score(holes: list[list[int]], values: npt.NDArray[np.uint16]) -> list[Playe
         # Heads-up needs no per-board winner count.
         a, b = values
         ties = int(np.count_nonzero(a == b))
-        wins = [int(np.count_nonzero(a > b)), int(np.count_nonzero(b > a))]
+        alone = [int(np.count_nonzero(a > b)), int(np.count_nonzero(b > a))]
         return [
             PlayerEquity((h[0], h[1]), n_boards, w, ties, Fraction(2 * w + ties, 2))
-            for h, w in zip(holes, wins)
+            for h, w in zip(holes, alone)
         ]
     best = values.max(axis=0)
     top = values == best
     winners = top.sum(axis=0, dtype=np.intp)
-    results = []
+    results: list[PlayerEquity] = []
     for h, row in zip(holes, top):
         # How many boards this player shares k ways, for k = 1 .. players.
         by_k = np.bincount(winners[row], minlength=len(holes) + 1)

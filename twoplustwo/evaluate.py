@@ -59,7 +59,8 @@ def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]], *, 
     """
     w = get_tables(tables).hand_views
     if type(cards) is tuple or type(cards) is list:
-        if len(cards) == 7:
+        hand: Any = cards  # any items at all: the checks below sort them out
+        if len(hand) == 7:
             # The hot path: seven ints, checked with one bit per card from a
             # table. Cards 52..103 read 0, so they, like a duplicate, leave
             # fewer than 7 bits set; larger ones fail the lookup; negative ones
@@ -67,7 +68,7 @@ def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]], *, 
             # through to the slow path, which names the problem. bool is an int
             # subclass, hence the type checks.
             try:
-                a, b, c, d, e, f, g = cards
+                a, b, c, d, e, f, g = hand
                 m = _BITS[a] | _BITS[b] | _BITS[c] | _BITS[d] | _BITS[e] | _BITS[f] | _BITS[g]
             except (TypeError, IndexError):
                 m = 0

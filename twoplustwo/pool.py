@@ -50,7 +50,7 @@ def resolve_threads(threads: object) -> int:
         return min(os.cpu_count() or 1, MAX_THREADS)
     if isinstance(threads, bool) or not hasattr(threads, "__index__"):
         raise TypeError(f"threads must be None or an int, got {type(threads).__name__}")
-    n = operator.index(threads)  # type: ignore[call-overload]
+    n = operator.index(threads)
     if not 1 <= n <= MAX_THREADS:
         raise ValueError(f"threads must be None or an int from 1 to {MAX_THREADS}, got {n}")
     return int(n)

@@ -88,7 +88,10 @@ class HandViews:
         def view(a: Array) -> memoryview:
             if not a.dtype.isnative:
                 a = a.astype(a.dtype.newbyteorder("="))
-            return memoryview(np.ascontiguousarray(a)).cast("B").cast(a.dtype.char)
+            raw: Any = np.ascontiguousarray(a)  # numpy's stubs do not declare the buffer protocol
+            fmt: Any = a.dtype.char
+            out: memoryview = memoryview(raw).cast("B").cast(fmt)
+            return out
 
         self.l1, self.l2, self.l3, self.l4, self.l5, self.l6, self.l7 = (view(a) for a in t.layers("dag7"))
         self.v5 = view(t.arrays["dag7/value5"])

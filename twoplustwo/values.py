@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -82,7 +82,7 @@ CATEGORIES: tuple[str, ...] = tuple(str(c) for c in Category)
 
 def _straight_highs() -> list[tuple[int, ...]]:
     # Five-high (the wheel) counts its ace as the lowest card.
-    out = [(3, 2, 1, 0, 12)]
+    out: list[tuple[int, ...]] = [(3, 2, 1, 0, 12)]
     out += [(h, h - 1, h - 2, h - 3, h - 4) for h in range(4, 13)]
     return out
 
@@ -101,10 +101,10 @@ def _all_codes() -> list[int]:
         shapes.append((8, s))
     for p in ranks:
         others = [r for r in ranks if r != p]
-        for k in combinations(others, 3):
-            shapes.append((1, (p, p) + k))
-        for k in combinations(others, 2):
-            shapes.append((3, (p, p, p) + k))
+        for kickers in combinations(others, 3):
+            shapes.append((1, (p, p) + kickers))
+        for two in combinations(others, 2):
+            shapes.append((3, (p, p, p) + two))
         for k in others:
             shapes.append((6, (p, p, p, k, k)))
             shapes.append((7, (p, p, p, p, k)))
@@ -288,7 +288,8 @@ def categories(values: npt.ArrayLike) -> npt.NDArray[np.uint8]:
         raise ValueError(
             f"hand values must be in 1..{N_VALUES}, got {int(v.flat[i])} at flat index {i}"
         )
-    return _CATEGORY_OF_VALUE[v]
+    out: npt.NDArray[np.uint8] = _CATEGORY_OF_VALUE[v]
+    return out
 
 
 def category_of(value: int | np.integer[Any]) -> Category:
