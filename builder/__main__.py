@@ -14,7 +14,7 @@ from .selfcheck import SelfCheckError
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m twoplustwo_builder", description="Build the twoplustwo tables.")
-    p.add_argument("--out", type=Path, default=None, help="target directory (default: %(default)s → the tables/ directory)")
+    p.add_argument("--out", type=Path, default=None, help="target directory (default: where the runtime reads tables)")
     p.add_argument("--quiet", action="store_true", help="no progress bars or summary")
     p.add_argument("--no-check", action="store_true", help="skip the self-check against the oracles")
     p.add_argument("--if-missing", action="store_true", help="do nothing when loadable tables exist")

@@ -14,7 +14,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 import numpy as np
@@ -36,7 +36,7 @@ def _check_k(k: int) -> None:
         raise ValueError(f"hand size must be 5, 6 or 7, got {k!r}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tails(m: int) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     """All m-subsets of 0..51 in lexicographic order, and where each first card starts.
 

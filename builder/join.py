@@ -23,7 +23,7 @@ every entry live in both.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -41,7 +41,7 @@ def fill_dead(
     Where all four cards of a rank are dead (quads held), the row's
     ``fallback`` is used, so such rows still agree with their twins.
     """
-    out = rows.copy()
+    out: npt.NDArray[np.int64] = rows.copy()
     by_rank = out.reshape(len(out), 13, 4)
     dead4 = dead.reshape(len(out), 13, 4)
     for s in range(4):
@@ -115,7 +115,9 @@ def _join_compatible(
         root, other = min(ra, rb), max(ra, rb)
         parent[other] = root
         merged.pop(other, None)
-        merged[root] = (np.where(dead_a, row_b, row_a), dead_a & dead_b)
+        joined = row_a.copy()
+        joined[dead_a] = row_b[dead_a]
+        merged[root] = (joined, dead_a & dead_b)
     group = np.array([_find(parent, i) for i in range(n)])
     out = rows.copy()
     for root, (row, _) in merged.items():
@@ -172,7 +174,7 @@ def join_layers(
     for layer in reversed(layers):
         d = layer.depth
         last = child_map is None
-        if last:
+        if child_map is None:
             dead = layer.next == 0
             rows = layer.next
         else:

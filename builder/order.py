@@ -21,14 +21,16 @@ __all__ = ["hot_first"]
 
 def _set_counts(tables: list[npt.NDArray[np.int64]]) -> list[npt.NDArray[np.float64]]:
     """Card sets reaching each node, per depth 1..n-1 (float64: exact below 2**53)."""
-    counts = np.zeros((len(tables[1]), 52))
+    counts: npt.NDArray[np.float64] = np.zeros((len(tables[1]), 52))
     counts[tables[0][0], np.arange(52)] = 1
     out = [counts.sum(axis=1)]
     for d in range(1, len(tables) - 1):
         w = np.cumsum(counts, axis=1) - counts
         child = tables[d] * 52 + np.arange(52)
-        counts = np.bincount(child.ravel(), weights=w.ravel(), minlength=len(tables[d + 1]) * 52)
-        counts = counts.reshape(-1, 52)
+        flat: npt.NDArray[np.float64] = np.bincount(
+            child.ravel(), weights=w.ravel(), minlength=len(tables[d + 1]) * 52
+        )  # type: ignore[assignment]  # the stubs miss that weights make the counts float
+        counts = flat.reshape(-1, 52)
         out.append(counts.sum(axis=1))
     return out
 

@@ -92,7 +92,7 @@ def build(
     disable = True if quiet else None  # None: tqdm shows bars only on a terminal
     staging = new_staging(target)
     try:
-        arrays: dict[str, npt.NDArray[np.int64]] = {}
+        arrays: dict[str, npt.NDArray[np.integer[Any]]] = {}
         for n in (7, 6, 5):
             with tqdm(total=2 * n, desc=f"dag{n}", unit="layer", disable=disable, file=sys.stderr) as bar:
                 arrays.update(_build_dag(n, report, bar))
@@ -104,7 +104,12 @@ def build(
         if check:
             t0 = time.perf_counter()
             with tqdm(total=3, desc="self-check", disable=disable, file=sys.stderr) as bar:
-                self_check(staging, sample=sample, step=lambda s: (bar.set_postfix_str(s), bar.update()))
+
+                def step(stage_name: str) -> None:
+                    bar.set_postfix_str(stage_name)
+                    bar.update()
+
+                self_check(staging, sample=sample, step=step)
             report.seconds["self-check"] = time.perf_counter() - t0
         publish(staging)
     except BaseException:

@@ -9,8 +9,8 @@ and random 7-card hands in random card order against two oracles.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 

@@ -26,8 +26,9 @@ has dropped.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -64,8 +65,9 @@ _SUIT_NIBBLE = np.array([1 << (4 * (c & 3)) for c in range(52)] + [0] * 14, dtyp
 _POW5 = np.append(signature.POW5, 0)
 
 
-def _ranks(sym: npt.NDArray[np.integer]) -> npt.NDArray[np.int64]:
-    return _RANK[sym]
+def _ranks(sym: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
+    ranks: npt.NDArray[np.int64] = _RANK[sym]
+    return ranks
 
 
 def _valid(states: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
@@ -73,7 +75,8 @@ def _valid(states: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
     cards = np.arange(52, dtype=np.uint8)
     dup = (states[:, :, None] == cards).any(axis=1)
     rank_counts = np.stack([(_RANK[states] == r).sum(axis=1) for r in range(13)], axis=1)
-    return ~dup & (rank_counts[:, cards >> 2] < 4)
+    valid: npt.NDArray[np.bool_] = ~dup & (rank_counts[:, cards >> 2] < 4)
+    return valid
 
 
 def _children(states: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
@@ -119,7 +122,7 @@ def _canonical(rows: npt.NDArray[np.uint8], n: int) -> npt.NDArray[np.uint8]:
     case = (kept * np.array([1, 2, 4, 8])).sum(axis=1)
     flush = counts.max(axis=1) >= 5
     case[flush] = 16 + np.argmax(counts[flush], axis=1)
-    out = _REWRITE[case[:, None] * 66 + rows]
+    out: npt.NDArray[np.uint8] = _REWRITE[case[:, None] * 66 + rows]
     out.sort(axis=1)
     return out
 

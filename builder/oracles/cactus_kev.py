@@ -115,7 +115,7 @@ def _evaluate_words(w: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint16]:
     c0, c1, c2, c3, c4 = w[:, 0], w[:, 1], w[:, 2], w[:, 3], w[:, 4]
     mask = (c0 | c1 | c2 | c3 | c4) >> 16
     flush = (c0 & c1 & c2 & c3 & c4 & 0xF000) != 0
-    out = np.where(flush, FLUSHES[mask], UNIQUE5[mask])
+    out: npt.NDArray[np.uint16] = np.where(flush, FLUSHES[mask], UNIQUE5[mask])
     # Only hands with a repeated rank (0 from both mask tables) pay for the
     # product and the binary search.
     rest = np.flatnonzero(out == 0)

@@ -16,7 +16,7 @@ representative hand per signature.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 
 import numpy as np
@@ -50,7 +50,7 @@ def _flush_representatives(m: int) -> tuple[list[int], list[list[int]]]:
     return sigs, hands
 
 
-@lru_cache(maxsize=None)
+@cache
 def table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint16]]:
     """Sorted signatures of every 5-, 6- and 7-card hand, and their values."""
     keys: list[int] = []
@@ -79,7 +79,8 @@ def signatures(hands: npt.ArrayLike) -> npt.NDArray[np.int64]:
     flush_suit = np.argmax(suit_counts, axis=1)
     has_flush = suit_counts.max(axis=1) >= 5
     flush_sig = 2 * (digits * (suits == flush_suit[:, None])).sum(axis=1)
-    return np.where(has_flush, flush_sig, digits.sum(axis=1))
+    sig: npt.NDArray[np.int64] = np.where(has_flush, flush_sig, digits.sum(axis=1))
+    return sig
 
 
 def lookup(sigs: npt.ArrayLike) -> npt.NDArray[np.uint16]:

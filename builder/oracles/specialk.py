@@ -27,7 +27,7 @@ the inductive search of :func:`search_face_keys`; they are stored in
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 
 import numpy as np
@@ -137,7 +137,7 @@ def search_face_keys(n_ranks: int = 13) -> tuple[int, ...]:
                 np.conjugate(spectra[a - d], out=term)
                 term *= spectra[a]
                 total += term
-            np.fft.irfft(total, length, out=signal)
+            np.fft.irfft(total, length, out=signal)  # type: ignore[arg-type]  # float32 out: the stubs want float64
             overlaps = signal[: top + 1 : d]
             if np.any(np.abs(overlaps - np.rint(overlaps)) > 0.25):
                 raise ArithmeticError("FFT round-off too large to count overlaps")
@@ -253,7 +253,7 @@ _SUIT_OF = np.arange(52, dtype=np.int8) & 3
 _RANK_BIT = (1 << (np.arange(52) >> 2)).astype(np.uint16)
 
 
-@lru_cache(maxsize=None)
+@cache
 def face_sum_table(k: int) -> npt.NDArray[np.uint16]:
     """Value of every k-card hand without a flush, indexed by its face-key sum.
 
@@ -309,7 +309,8 @@ def hand_keys(hands: npt.ArrayLike) -> npt.NDArray[np.uint32]:
     (126, 1)
     """
     h = _checked(hands)
-    return CARD_KEYS[h].sum(axis=1, dtype=np.uint32)
+    keys: npt.NDArray[np.uint32] = CARD_KEYS[h].sum(axis=1, dtype=np.uint32)
+    return keys
 
 
 def evaluate(hands: npt.ArrayLike) -> npt.NDArray[np.uint16]:
