@@ -320,7 +320,9 @@ def test_full_disk(tmp_path: Path) -> None:
         before = sorted(os.listdir(holding))
         # Both builds at once: each spends its time enumerating before the disk fills.
         procs = [
-            subprocess.Popen(build_cmd(d, "--no-check"), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            subprocess.Popen(
+                build_cmd(d, "--no-check"), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
             for d in (empty, holding)
         ]
         results = [p.communicate(timeout=TIMEOUT) for p in procs]

@@ -12,14 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from twoplustwo.format import MANIFEST
+from twoplustwo.tables import default_path, load_tables
 from twoplustwo_builder import pipeline
 from twoplustwo_builder.join import fill_dead, join_layers
 from twoplustwo_builder.order import hot_first
 from twoplustwo_builder.selfcheck import SelfCheckError, self_check
 from twoplustwo_builder.states import enumerate_states, hand_values
 from twoplustwo_builder.write import discard, publish, smallest_dtype, stage
-from twoplustwo.format import MANIFEST
-from twoplustwo.tables import default_path, load_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -23,7 +23,6 @@ sum, :data:`INPUTS_FUZZED`, is the figure quoted in the README.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import os
 import subprocess
@@ -40,6 +39,7 @@ from hypothesis.extra import numpy as hnp
 
 from twoplustwo.cards import format_cards, parse_cards
 from twoplustwo.cli import main
+from twoplustwo.equity import equity
 from twoplustwo.evaluate import evaluate, evaluate_batch
 from twoplustwo.format import MANIFEST
 from twoplustwo.tables import default_path
@@ -148,7 +148,8 @@ def arrays(draw: st.DrawFn, shapes: st.SearchStrategy[tuple[int, ...]] | None = 
     shape = draw(shapes)
     name = draw(st.sampled_from(INT_DTYPES + OTHER_DTYPES + ["object"]))
     if name == "object":
-        items = draw(st.lists(st.one_of(ints, card_text, st.none(), floats), min_size=int(np.prod(shape)), max_size=int(np.prod(shape))))
+        size = int(np.prod(shape))
+        items = draw(st.lists(st.one_of(ints, card_text, st.none(), floats), min_size=size, max_size=size))
         out = np.empty(len(items), dtype=object)
         for i, item in enumerate(items):  # a slice assignment would unpack nested items
             out[i] = item
@@ -323,18 +324,6 @@ def test_negative_cards_on_the_fast_path_are_refused(cards: tuple[int, ...]) -> 
 # --------------------------------------------------------------------- equity
 
 
-def equity_or_skip() -> Callable[..., Any]:
-    """``twoplustwo.equity.equity``, or skip while that module is unfinished."""
-    try:
-        module = importlib.import_module("twoplustwo.equity")
-    except ImportError as e:
-        pytest.skip(f"twoplustwo.equity does not import yet: {e}")
-    fn = getattr(module, "equity", None)
-    if not callable(fn):
-        pytest.skip("twoplustwo.equity has no equity() yet")
-    return fn  # type: ignore[no-any-return]
-
-
 two_cards = st.lists(st.integers(0, 51), min_size=2, max_size=2, unique=True)
 hole = st.one_of(
     two_cards,
@@ -376,7 +365,6 @@ def deals(draw: st.DrawFn) -> tuple[list[Any], Any, Any]:
     )
 )
 def test_equity(deal: tuple[Any, Any, Any]) -> None:
-    equity = equity_or_skip()
     hands, board, dead = deal
     got = outcome("equity", lambda: equity(hands, board=board, dead=dead))
     if isinstance(got, Exception):

@@ -24,10 +24,10 @@ import numpy.typing as npt
 import pytest
 
 from bench import memory
-from twoplustwo_builder.hands import random_hands
 from twoplustwo.evaluate import evaluate, evaluate_batch
 from twoplustwo.format import MANIFEST
 from twoplustwo.tables import clear_cache, default_path, get_tables
+from twoplustwo_builder.hands import random_hands
 
 THREADS = 8
 PROCESSES = 4

@@ -14,10 +14,10 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from twoplustwo_builder.hands import N_HANDS, all_hands, random_hands
-from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
 from twoplustwo.cards import parse_cards
 from twoplustwo.values import N_VALUES, value_from_code
+from twoplustwo_builder.hands import N_HANDS, all_hands, random_hands
+from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
 
 ORACLES: list[ModuleType] = [categoriser, cactus_kev, signature, specialk]
 oracle_param = pytest.mark.parametrize("oracle", ORACLES, ids=lambda m: m.__name__.split(".")[-1])

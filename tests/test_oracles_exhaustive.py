@@ -13,9 +13,9 @@ from types import ModuleType
 import numpy as np
 import pytest
 
+from twoplustwo.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, N_VALUES
 from twoplustwo_builder.hands import N_HANDS, all_hands
 from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
-from twoplustwo.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, N_VALUES
 
 ORACLES: list[ModuleType] = [categoriser, cactus_kev, signature, specialk]
 #: The oracle that goes through all six- and seven-card hands.

@@ -22,12 +22,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twoplustwo_builder.hands import N_HANDS, all_hands, random_hands
-from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
 from twoplustwo.cards import format_card, format_cards, parse_cards
 from twoplustwo.evaluate import evaluate, evaluate_batch, walk
 from twoplustwo.tables import get_tables
 from twoplustwo.values import CATEGORIES, HAND_COUNTS, N_VALUES, categories
+from twoplustwo_builder.hands import N_HANDS, all_hands, random_hands
+from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
 
 ORACLES: list[ModuleType] = [categoriser, signature, cactus_kev, specialk]
 

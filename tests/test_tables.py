@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from twoplustwo.evaluate import evaluate
@@ -286,7 +285,8 @@ def test_env_var_is_honoured(copy: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert t.path == copy
     assert get_tables() is t  # loaded once, then shared
     assert evaluate("As Ks Qs Js Ts 2c 3d") == 7462
-    assert t.hand_views is t.hand_views  # made once per table set
+    views = t.hand_views
+    assert t.hand_views is views  # made once per table set
 
 
 def test_env_var_pointing_nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
