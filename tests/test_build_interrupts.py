@@ -45,18 +45,14 @@ from twoplustwo.evaluate import walk
 from twoplustwo.format import MANIFEST, ROLES
 from twoplustwo.tables import default_path, load_tables
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = default_path()
 STAGE_PREFIX = ".build-"
 # Give up on a build that never reaches its kill point (a hung builder).
 TIMEOUT = 300.0
 ROYAL = np.array([[51, 47, 43, 39, 35, 0, 5]])  # As Ks Qs Js Ts 2c 3d: value 7462
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _source_exists() -> None:
-    if not (SOURCE / MANIFEST).is_file():
-        pytest.skip(f"no tables at {SOURCE}: run `python -m twoplustwo_builder`")
 
 
 def build_cmd(target: Path, *extra: str) -> list[str]:

@@ -169,6 +169,7 @@ def _build_cmd(target: Path, *extra: str) -> list[str]:
     return [sys.executable, "-m", "twoplustwo_builder", "--out", str(target), "--quiet", *extra]
 
 
+@pytest.mark.slow
 def test_kill_9_mid_build_leaves_previous_tables(tmp_path, built):
     target = _hardlink_copy(built.path, tmp_path / "t")
     before = (target / MANIFEST).read_text()
@@ -186,6 +187,7 @@ def test_kill_9_mid_build_leaves_previous_tables(tmp_path, built):
     load_tables(target, verify=True)
 
 
+@pytest.mark.slow
 def test_two_concurrent_builds_end_with_one_verified_set(tmp_path):
     target = tmp_path / "t"
     procs = [subprocess.Popen(_build_cmd(target, "--no-check"), cwd=ROOT) for _ in range(2)]

@@ -41,8 +41,6 @@ from twoplustwo.cards import format_cards, parse_cards
 from twoplustwo.cli import main
 from twoplustwo.equity import equity
 from twoplustwo.evaluate import evaluate, evaluate_batch
-from twoplustwo.format import MANIFEST
-from twoplustwo.tables import default_path
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -83,14 +81,6 @@ _BASE = settings(
 def fuzz(name: str) -> settings:
     """The settings of one property: the base profile with its example budget."""
     return settings(_BASE, max_examples=EXAMPLES[name])
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _tables_exist() -> None:
-    # Without tables every call is a TableError (a ValueError), and the
-    # "only ValueError escapes" property would pass for the wrong reason.
-    if not (default_path() / MANIFEST).is_file():
-        pytest.skip(f"no tables at {default_path()}: run `python -m twoplustwo_builder`")
 
 
 # ------------------------------------------------------------------ strategies

@@ -25,19 +25,12 @@ import pytest
 
 from bench import memory
 from twoplustwo.evaluate import evaluate, evaluate_batch
-from twoplustwo.format import MANIFEST
-from twoplustwo.tables import clear_cache, default_path, get_tables
+from twoplustwo.tables import clear_cache, get_tables
 from twoplustwo_builder.hands import random_hands
 
 THREADS = 8
 PROCESSES = 4
 SEED = 7_000_007
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _tables_exist() -> None:
-    if not (default_path() / MANIFEST).is_file():
-        pytest.skip(f"no tables at {default_path()}: run `python -m twoplustwo_builder`")
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +106,7 @@ def private_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="needs Linux /proc/<pid>/smaps")
+@pytest.mark.slow
 def test_processes_share_the_mapped_pages(private_tables: Path) -> None:
     n_arrays = len(get_tables().arrays)
     table_kb = get_tables().nbytes / 1024

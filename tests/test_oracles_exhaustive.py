@@ -17,6 +17,8 @@ from twoplustwo.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST, HAND_CO
 from twoplustwo_builder.hands import N_HANDS, all_hands
 from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
 
+pytestmark = pytest.mark.slow
+
 ORACLES: list[ModuleType] = [categoriser, cactus_kev, signature, specialk]
 #: The oracle that goes through all six- and seven-card hands.
 FASTEST = specialk

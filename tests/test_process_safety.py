@@ -45,6 +45,7 @@ def run_child(code: str, timeout: float = 120) -> str:
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+@pytest.mark.slow
 def test_fork_after_threaded_work_gives_the_parents_answers() -> None:
     out = run_child(
         """

@@ -80,6 +80,7 @@ def race(target: Path, seconds: float, iterations: int) -> tuple[int, int, list[
     return loads, int(out), errors
 
 
+@pytest.mark.slow
 def test_readers_never_fail_against_a_publisher_loop(tmp_path: Path) -> None:
     loads, publishes, errors = race(tmp_path / "t", seconds=8, iterations=3000)
     assert publishes > 50 and loads > 500, (publishes, loads)

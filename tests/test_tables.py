@@ -31,12 +31,6 @@ def _file_of(manifest: dict[str, Any], role: str) -> dict[str, Any]:
     return next(f for f in manifest["files"] if f["role"] == role)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _source_loads() -> None:
-    if not (SOURCE / MANIFEST).is_file():
-        pytest.skip(f"no tables at {SOURCE}: run `python -m twoplustwo_builder`")
-
-
 @pytest.fixture
 def copy(tmp_path: Path) -> Path:
     """A loadable copy of the table set: symlinks, plus a real manifest."""

@@ -197,7 +197,7 @@ def evaluate_batch(
     if h.dtype.kind not in "iu":
         if h.size:
             raise ValueError(f"hands must be integers, got dtype {h.dtype}")
-        h = h.astype(np.uint8)  # an empty list arrives as float64
+        h = np.zeros(h.shape, dtype=np.uint8)  # an empty list arrives as float64
     layers = get_tables(tables).layers(f"dag{h.shape[1]}")
     out = np.empty(len(h), dtype=np.uint16)
 
