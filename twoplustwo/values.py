@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 __all__ = [
     "HAND_COUNTS",
+    "differs_from_published",
     "category_counts",
     "CATEGORIES",
     "CATEGORY_FIRST",
@@ -321,3 +322,23 @@ def category_counts(hist: npt.ArrayLike) -> tuple[int, ...]:
     if h.shape != (N_VALUES + 1,):
         raise ValueError(f"a histogram has {N_VALUES + 1} entries (index = value), got shape {h.shape}")
     return tuple(int(h[a : b + 1].sum()) for a, b in zip(CATEGORY_FIRST, CATEGORY_LAST))
+
+
+def differs_from_published(n: int, hist: npt.ArrayLike) -> str | None:
+    """How a histogram of every ``n``-card hand differs from :data:`HAND_COUNTS`, or None.
+
+    The one check behind ``twoplustwo verify`` and the builder's self-check.
+
+    >>> h = np.zeros(N_VALUES + 1, dtype=np.int64); h[1] = 5
+    >>> differs_from_published(5, h)
+    '5-card straight_flush count is 0, published figure 40'
+    """
+    want, distinct = HAND_COUNTS[n]
+    got = category_counts(hist)
+    for c in reversed(range(len(want))):
+        if got[c] != want[c]:
+            return f"{n}-card {CATEGORIES[c]} count is {got[c]:,}, published figure {want[c]:,}"
+    seen = int((np.asarray(hist) > 0).sum())
+    if seen != distinct:
+        return f"{n}-card hands take {seen:,} distinct values, published figure {distinct:,}"
+    return None
