@@ -11,7 +11,7 @@ all: tables
 # Two distributions: the runtime (this folder) and the builder (builder/).
 $(STAMP): pyproject.toml builder/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --upgrade pip 'setuptools>=77' wheel
 	$(PY) -m pip install --quiet -e '.[test,lint]' -e ./builder
 	touch $(STAMP)
 

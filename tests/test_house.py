@@ -1,0 +1,125 @@
+"""The shape of the code: two distributions joined by the file format, no import cycles.
+
+- the runtime wheel holds ``twoplustwo`` only and the builder wheel
+  ``twoplustwo_builder`` only (a top-level ``builder`` would clash with
+  another distribution's package);
+- no module of the runtime imports the builder, and none imports another
+  module's underscore names;
+- the runtime's import graph, read from the source with ``ast``, has no cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNTIME = ROOT / "twoplustwo"
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> list[tuple[str, list[str]]]:
+    """``(module, names)`` for every import in ``path``, relative imports resolved."""
+    package = _module_name(path) if path.name == "__init__.py" else _module_name(path).rpartition(".")[0]
+    out: list[tuple[str, list[str]]] = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out += [(alias.name, []) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            names = [alias.name for alias in node.names]
+            # "from . import pool" imports the module twoplustwo.pool.
+            submodules = [f"{base}.{n}" for n in names if (ROOT / base.replace(".", "/") / f"{n}.py").exists()]
+            if submodules:
+                out += [(m, []) for m in submodules]
+            else:
+                out.append((base, names))
+    return out
+
+
+def _runtime_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for path in sorted(RUNTIME.glob("*.py")):
+        edges = {m for m, _ in _imports(path) if m == "twoplustwo" or m.startswith("twoplustwo.")}
+        graph[_module_name(path)] = edges - {_module_name(path)}
+    return graph
+
+
+def test_the_runtime_never_imports_the_builder() -> None:
+    for path in sorted(RUNTIME.glob("*.py")):
+        for module, _ in _imports(path):
+            assert not module.startswith(("twoplustwo_builder", "builder")), f"{path.name} imports {module}"
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    for path in sorted(RUNTIME.glob("*.py")) + sorted((ROOT / "builder").rglob("*.py")):
+        for module, names in _imports(path):
+            private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+            assert not private, f"{path.relative_to(ROOT)} imports {private} from {module}"
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` as a path that ends where it starts, or None."""
+    done: set[str] = set()
+
+    def visit(node: str, path: list[str]) -> list[str] | None:
+        if node in path:
+            return path[path.index(node) :] + [node]
+        if node in done:
+            return None
+        for nxt in sorted(graph.get(node, ())):
+            cycle = visit(nxt, path + [node])
+            if cycle:
+                return cycle
+        done.add(node)
+        return None
+
+    for node in sorted(graph):
+        cycle = visit(node, [])
+        if cycle:
+            return cycle
+    return None
+
+
+def test_the_runtime_import_graph_has_no_cycle() -> None:
+    graph = _runtime_graph()
+    # The reader sees relative imports, or this test could not fail.
+    assert {"twoplustwo.tables", "twoplustwo.pool"} <= graph["twoplustwo.evaluate"]
+    assert find_cycle(graph) is None, " -> ".join(find_cycle(graph) or [])
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+@pytest.mark.slow
+def test_each_wheel_holds_exactly_its_own_package(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+         "-w", str(tmp_path), str(ROOT), str(ROOT / "builder")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    tops = {}
+    for wheel in sorted(tmp_path.glob("*.whl")):
+        names = zipfile.ZipFile(wheel).namelist()
+        tops[wheel.name.split("-")[0]] = sorted({n.split("/")[0] for n in names if ".dist-info" not in n})
+    assert tops == {"twoplustwo": ["twoplustwo"], "twoplustwo_builder": ["twoplustwo_builder"]}
