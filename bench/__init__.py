@@ -1,85 +1,112 @@
-"""Benchmarks: ``python -m bench`` runs every section and writes ``bench/results.md``.
+"""Benchmarks: ``python -m bench`` measures into ``bench/results.json``, ``python -m bench.peers`` into
+``bench/peers.json``, and ``python -m bench.render`` (run by both) makes ``bench/results.md`` and the
+performance table of ``README.md`` from them.
 
-A section is a function taking no arguments and returning markdown lines
-(its own ``##`` heading included); add new ones to :data:`bench.__main__.SECTIONS`.
+Only the standard library is imported here: the peers' virtualenv (no numpy) and the fresh
+interpreters of :mod:`bench.fresh` (whose first imports are what they time) import this too.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
+import platform
+import random
+import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["ROOT", "Section", "best_of", "child_env", "fresh_runs", "markdown_table"]
-
-#: The checkout, so benchmark subprocesses import this tree's packages.
 ROOT = Path(__file__).resolve().parent.parent
+RESULTS = Path(__file__).with_name("results.json")
+PEERS_RESULTS = Path(__file__).with_name("peers.json")
+
+#: The seed of every random input, so that reruns, sections and peers time the same hands.
+SEED = 20_240_601
+N_BATCH = 1_000_000
+N_SINGLE = 100_000
+#: Timed runs per figure unless a section says otherwise; the fastest counts.
+REPEATS = 5
+THREADS = (1, 2)
 
 T = TypeVar("T")
 
-#: A benchmark section: runs its measurements, returns markdown lines.
-Section = Callable[[], list[str]]
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
 
 
-def best_of(fn: Callable[[], T], repeats: int) -> tuple[float, T]:
-    """Seconds of the fastest of ``repeats`` calls, and the last call's result."""
+def best_of(fn: Callable[..., T], *args: Any, repeats: int = REPEATS, **kwargs: Any) -> tuple[float, T]:
+    """Seconds of the fastest of ``repeats`` calls ``fn(*args, **kwargs)``, and the last result.
+
+    The collector is off while timing, as in :mod:`timeit`: a collection owed to earlier work lands nowhere.
+    """
     best = float("inf")
     for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            result = fn(*args, **kwargs)
+            best = min(best, time.perf_counter() - start)
+        finally:
+            gc.enable()
     return best, result
 
 
-def child_env(**extra: str) -> dict[str, str]:
-    """This process's environment, with :data:`ROOT` first on ``PYTHONPATH``."""
-    env = dict(os.environ, **extra)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    return env
+def per_call(fn: Callable[[Any], object], hands: Sequence[Any], repeats: int = REPEATS) -> float:
+    """Calls per second of ``fn``, one call per hand in a plain loop (the loop's cost included)."""
+
+    def loop() -> None:
+        for h in hands:
+            fn(h)
+
+    return len(hands) / best_of(loop, repeats=repeats)[0]
 
 
-def fresh_runs(script: str, times: int) -> list[Any]:
-    """Run ``script`` in ``times`` fresh interpreters; each run's stdout parsed as JSON."""
-    env = child_env()
-    return [
-        json.loads(
-            subprocess.run(
-                [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT, env=env
-            ).stdout
-        )
-        for _ in range(times)
-    ]
+def single_hands() -> list[tuple[int, ...]]:
+    """The fixed-seed 7-card hands of every single-hand figure, here and in the peers' run."""
+    rng = random.Random(SEED)
+    return [tuple(rng.sample(range(52), 7)) for _ in range(N_SINGLE)]
 
 
-def markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
-    """Lines of a markdown table; numeric-looking columns are right-aligned.
+def checksum(values: Any) -> str:
+    """First 12 hex digits of the SHA-256 of values (1..7462) as little-endian uint16.
 
-    >>> print("\\n".join(markdown_table(["name", "n"], [["a", "1"], ["bb", "22"]])))
-    | name |  n |
-    |:-----|---:|
-    | a    |  1 |
-    | bb   | 22 |
+    ``values`` is one array or sequence, or an iterator of arrays hashed as if concatenated.
     """
-    cols = list(zip(header, *rows))
-    widths = [max(len(cell) for cell in col) for col in cols]
-    numeric = [all(_looks_numeric(cell) for cell in col[1:]) and len(col) > 1 for col in cols]
+    import hashlib
 
-    def line(cells: list[str]) -> str:
-        padded = [
-            cell.rjust(w) if num else cell.ljust(w) for cell, w, num in zip(cells, widths, numeric)
-        ]
-        return "| " + " | ".join(padded) + " |"
+    import numpy as np
 
-    rule = "|".join(
-        "-" * (w + 1) + ":" if num else ":" + "-" * (w + 1) for w, num in zip(widths, numeric)
-    )
-    return [line(header), "|" + rule + "|"] + [line(row) for row in rows]
+    h = hashlib.sha256()
+    for chunk in values if isinstance(values, Iterator) else [values]:
+        h.update(np.asarray(chunk).astype("<u2").tobytes())
+    return h.hexdigest()[:12]
 
 
-def _looks_numeric(cell: str) -> bool:
-    return cell.replace(",", "").replace(".", "", 1).isdigit()
+def fresh_command(probe: str, *args: str) -> list[str]:
+    return [sys.executable, "-m", "bench.fresh", probe, *args]
+
+
+def fresh(probe: str, *args: str, times: int = 1) -> dict[str, Any]:
+    """Run a :mod:`bench.fresh` probe ``times`` times; the median of each figure it reports."""
+    cmd = fresh_command(probe, *args)
+    runs = [json.loads(subprocess.run(cmd, capture_output=True, check=True, cwd=ROOT).stdout.splitlines()[-1])
+            for _ in range(times)]
+    return {k: statistics.median(r[k] for r in runs) if isinstance(v, float) else v for k, v in runs[0].items()}
+
+
+def machine() -> dict[str, Any]:
+    """Where and when the figures were taken (Linux)."""
+    import numpy as np
+
+    with open("/proc/cpuinfo") as f:
+        cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), platform.machine())
+    return {"cpu": cpu, "cores": os.cpu_count(), "usable_cores": len(os.sched_getaffinity(0)),
+            "system": f"{platform.machine()} {platform.system()}", "python": platform.python_version(),
+            "numpy": np.__version__, "date": time.strftime("%Y-%m-%d"), "load_average": os.getloadavg()[0]}

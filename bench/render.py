@@ -1,0 +1,183 @@
+"""``python -m bench.render``: ``bench/results.json`` and ``bench/peers.json`` into markdown.
+
+Writes ``bench/results.md`` (the summary, then every section's figures as measured) and
+replaces the part of ``README.md`` between ``<!-- bench:start -->`` and ``<!-- bench:end -->``
+with the machine line and the summary table. Nothing is measured here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from . import PEERS_RESULTS, RESULTS, ROOT
+
+REPORT = Path(__file__).with_name("results.md")
+README = ROOT / "README.md"
+START, END = "<!-- bench:start -->", "<!-- bench:end -->"
+Row = dict[str, Any]
+
+
+def cell(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "**NO**"
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"
+    if isinstance(v, (list, tuple)):
+        return " / ".join(cell(x) for x in v) or "none"
+    if isinstance(v, dict):
+        return "; ".join(f"{k} {cell(x)}" for k, x in v.items())
+    return str(v)
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(row) + " |" for row in rows]
+
+
+def dump(section: dict[str, Any]) -> list[str]:
+    """Every figure of a section: lists of rows as tables, the rest as a list."""
+    lines: list[str] = []
+    for key, value in section.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            header = list(dict.fromkeys(k for row in value for k in row))
+            lines += ["", *table(header, [[cell(row.get(k, "")) for k in header] for row in value]), ""]
+        else:
+            lines.append(f"- {key}: {cell(value)}")
+    return lines
+
+
+def pick(rows: list[Row], **want: Any) -> Row:
+    return next(r for r in rows if all(r.get(k) == v for k, v in want.items()))
+
+
+def versus(ours: float, theirs: float, kind: str) -> str:
+    """How twoplustwo compares; ``kind`` is ``time``, ``rate`` or ``bytes``.
+
+    >>> versus(2.0, 1.0, "time"), versus(10.0, 5.0, "rate"), versus(1.0, 2.0, "bytes")
+    ('2.0x slower', '2.0x faster', '2.0x smaller')
+    """
+    r = ours / theirs if kind == "bytes" else theirs / ours if kind == "time" else ours / theirs
+    words = ("larger", "smaller") if kind == "bytes" else ("faster", "slower")
+    r, word = (r, words[0]) if r >= 1 else (1 / r, words[1])
+    return f"{r:.1f}x {word}" if r < 10 else f"{r:.0f}x {word}"
+
+
+def mega(x: float) -> str:
+    return f"{x / 1e6:.2f} M" if x < 1e7 else f"{x / 1e6:.0f} M"
+
+
+def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]]:
+    """Rows of the summary table: figure, twoplustwo, the fastest oracle or peer, ratio."""
+    rows: list[list[str]] = []
+
+    def add(figure: str, ours: str, theirs: str = "", ratio: str = "") -> None:
+        rows.append([figure, ours, theirs, ratio])
+
+    sk = res["oracles"]["specialk_setup"] if "oracles" in res else None
+    if (b := res.get("build")) and sk:
+        add("build, all three DAGs (without self-check)", f"{b['build_s']:.1f} s, peak {b['peak_bytes'] / 1e9:.1f} GB",
+            f"{sk['all_tables_s']:.2f} s (its tables)", versus(b["build_s"], sk["all_tables_s"], "time"))
+        add("table bytes / bundle bytes", f"{b['table_bytes']:,} / {b['bundle_bytes']:,}", f"{sk['nbytes']:,}",
+            versus(b["table_bytes"], sk["nbytes"], "bytes"))
+    if (rt := res.get("runtime")) and sk:
+        load = rt["load"]
+        add("load: import, `load_tables()`, first evaluate",
+            f"{load['total_s'] * 1e3:.0f} ms (`load_tables()` alone: {load['load_tables_s'] * 1e3:.0f} ms)",
+            f"{sk['first_evaluate_s'] * 1e3:.0f} ms", versus(load["total_s"], sk["first_evaluate_s"], "time"))
+        add("**random order**", "")
+        ours = pick(rt["single"], call="evaluate, 7 ints, tuple")["calls_per_s"]
+        best = max(res["oracles"]["single_hand"], key=lambda r: r["calls_per_s"])
+        add("single hand, 7 ints, calls/s", mega(ours), f"{mega(best['calls_per_s'])} ({best['route']})",
+            versus(ours, best["calls_per_s"], "rate"))
+        theirs = [pick(rt["batch"], cards=k, evaluator="specialk")["hands_per_s"] for k in (5, 6, 7)]
+        for label, check, threads in (("checked, 1 thread", "yes", 1), ("same, unchecked", "no", 1),
+                                      ("same, checked, 2 threads", "yes", 2)):
+            mine = [pick(rt["batch"], cards=k, check=check, threads=threads)["hands_per_s"] for k in (5, 6, 7)]
+            if check == "yes" and threads == 1:
+                label = f"batch of {rt['batch_hands']:,}, 5 / 6 / 7 cards, {label}"
+            # specialk runs on one thread only, so only one-thread figures get a ratio.
+            ratios = " / ".join(versus(m, t, "rate") for m, t in zip(mine, theirs)) if threads == 1 else ""
+            oracle = " / ".join(map(mega, theirs)) if ratios else ""
+            add(label, " / ".join(map(mega, mine)) + " hands/s", oracle, ratios)
+    if ex := res.get("exhaustive"):
+        r = ex["routes"]
+        oracle_s = pick(r, route="all_hands + specialk")["seconds"]
+        it = min((x for x in r if x["route"].startswith("iter_hands")), key=lambda x: x["seconds"])
+        hist_s = pick(r, route="histogram(7)")["seconds"]
+        eq_s, sk_s = r[-2]["seconds"], r[-1]["seconds"]
+        add("**sequential order**", "")
+        add(f"`iter_hands(7)`: all {it['hands']:,} hands in order", f"{it['seconds']:.2f} s",
+            f"{oracle_s:.2f} s (extrapolated)", versus(it["seconds"], oracle_s, "time"))
+        add("`histogram(7)`", f"{hist_s:.3f} s", f"{oracle_s:.2f} s (lower bound)", versus(hist_s, oracle_s, "time"))
+        add("exact heads-up preflop equity, AsAh vs KdKc", f"{eq_s:.3f} s", f"{sk_s:.3f} s", versus(eq_s, sk_s, "time"))
+    if (m := res.get("memory")) and "summed_table_pss_mib" in m:
+        pss = m["summed_table_pss_mib"]
+        add("summed table PSS of 1 / 4 processes reading every page", " / ".join(f"{v:.1f} MiB" for v in pss.values()),
+            f"{4 * pss['1']:.0f} MiB (4 private copies)", versus(pss["4"], 4 * pss["1"], "bytes"))
+    if peers and len(peers["per_call"]) > 1:
+        ours, best = peers["per_call"][0], max(peers["per_call"][1:], key=lambda r: r["calls_per_s"])
+        loop, best_loop = peers["equity"][1], min(peers["equity"][2:], key=lambda r: r["seconds"])
+        add(f"**peers** (`make bench-peers`, {peers['machine']['date']})", "")
+        mine, theirs = ours["calls_per_s"], best["calls_per_s"]
+        add("single hand, 7 ints, calls/s", mega(mine), f"{mega(theirs)} ({best['evaluator']})",
+            versus(mine, theirs, "rate"))
+        add("preflop equity, a Python loop over every board",
+            f"{loop['seconds']:.2f} s (`equity()`: {peers['equity'][0]['seconds']:.3f} s)",
+            f"{best_loop['seconds']:.2f} s ({best_loop['evaluator']})",
+            versus(loop["seconds"], best_loop["seconds"], "time"))
+    return rows
+
+
+def head(res: dict[str, Any], peers: dict[str, Any] | None) -> list[str]:
+    """The machine line and the summary table."""
+    m = res["machine"]
+    text = (
+        "`make bench` runs every benchmark (fixed seeds, printed checksums) into `bench/results.json`, rendered "
+        "into `bench/results.md` and this table; `make bench-peers` adds eval7, phevaluator and treys from a "
+        f"separate virtualenv. Figures from one {res['run_s']:.0f} s run on {m['cpu']} ({m['cores']} cores), "
+        f"Python {m['python']}, numpy {m['numpy']}, {m['date']} (load average {m['load_average']:.2f} at the start, "
+        f"{res['load_average_end']:.2f} at the end; shared machine: expect ±20%). Ratios are against the fastest "
+        "oracle in the same process (SpecialK's additive keys, vectorised with numpy); in the peer rows, against "
+        "the fastest peer, measured in one process with twoplustwo."
+    )
+    # Wrapped like the rest of the README, never inside a `code span`.
+    wrapped = textwrap.fill(re.sub(r"`[^`]*`", lambda c: c[0].replace(" ", "\0"), text), 78, break_on_hyphens=False)
+    header = ["figure", "twoplustwo", "fastest oracle or peer", "ratio"]
+    return [wrapped.replace("\0", " "), "", *table(header, summary(res, peers))]
+
+
+def main() -> int:
+    if not RESULTS.is_file():
+        print(f"nothing to render: no {RESULTS} (run `make bench`)", file=sys.stderr)
+        return 1
+    res = json.loads(RESULTS.read_text())
+    peers = json.loads(PEERS_RESULTS.read_text()) if PEERS_RESULTS.is_file() else None
+    lines = ["# Benchmarks", "", *head(res, peers)]
+    sections = {k: v for k, v in res.items() if isinstance(v, dict) and k != "machine"}
+    if peers:
+        sections["peers"] = peers
+    for name, section in sections.items():
+        lines += ["", f"## {name}", "", *dump(section)]
+    REPORT.write_text("\n".join(lines) + "\n")
+
+    text = README.read_text()
+    before, start, rest = text.partition(START)
+    _, end, tail = rest.partition(END)
+    if not (start and end):
+        print(f"{README}: no {START} ... {END} region; left as it was", file=sys.stderr)
+    else:
+        README.write_text(before + "\n".join([START, *head(res, peers), END]) + tail)
+    print(f"written {REPORT}" + (f" and the table in {README}" if start and end else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
