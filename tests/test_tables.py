@@ -163,8 +163,12 @@ def test_format_version_missing(copy: Path) -> None:
 def test_dtype_disagrees_with_file(copy: Path) -> None:
     # "<u4" is a valid table dtype, but the file holds "<u2".
     name = _file_of(manifest(copy), SMALL_ROLE)["name"]
-    edit_manifest(copy, lambda m: _file_of(m, SMALL_ROLE).update(dtype="<u4"))
-    with pytest.raises(TableError, match=rf"{name}: header says dtype <u2 .*manifest says dtype <u4"):
+    def change(m: dict[str, Any]) -> None:
+        f = _file_of(m, SMALL_ROLE)
+        f.update(dtype="<u4", nbytes=f["shape"][0] * 4)  # consistent within the manifest
+
+    edit_manifest(copy, change)
+    with pytest.raises(TableError, match=rf"{name}: .*<u2.*<u4"):
         load_tables(copy)
 
 
@@ -179,6 +183,7 @@ def test_shape_disagrees_with_node_counts(copy: Path) -> None:
     def change(m: dict[str, Any]) -> None:
         f = _file_of(m, SMALL_ROLE)
         f["shape"] = [f["shape"][0] + 52]
+        f["nbytes"] += 52 * 2
 
     edit_manifest(copy, change)
     with pytest.raises(TableError, match=rf"{SMALL_ROLE} has \d+ entries, expected \d+"):
@@ -192,9 +197,10 @@ def test_shape_and_nodes_disagree_with_file(copy: Path) -> None:
     def change(m: dict[str, Any]) -> None:
         m["nodes"]["dag5"][4] += 1
         _file_of(m, "dag5/layer5")["shape"][0] += 52
+        _file_of(m, "dag5/layer5")["nbytes"] += 52 * 2
 
     edit_manifest(copy, change)
-    with pytest.raises(TableError, match=rf"{name}: header says .* shape \[243360\].*manifest says .*shape \[243412\]"):
+    with pytest.raises(TableError, match=rf"{name}: .*243360.*243412"):
         load_tables(copy)
 
 
@@ -211,9 +217,11 @@ def test_missing_role(copy: Path) -> None:
         load_tables(copy)
 
 
-def test_unknown_role(copy: Path) -> None:
+def test_unknown_role_is_ignored_but_the_known_one_is_missed(copy: Path) -> None:
+    # Readers ignore roles of later versions (tables/README.md, section 11),
+    # so the renamed entry only counts as the loss of its known role.
     edit_manifest(copy, lambda m: _file_of(m, SMALL_ROLE).update(role="dag5/layer9"))
-    with pytest.raises(TableError, match=r"unknown role 'dag5/layer9'"):
+    with pytest.raises(TableError, match=r"missing roles \['dag5/layer3'\]"):
         load_tables(copy)
 
 
@@ -237,9 +245,8 @@ def test_file_entry_missing_a_key(copy: Path) -> None:
 
 
 def test_nbytes_wrong(copy: Path) -> None:
-    name = _file_of(manifest(copy), SMALL_ROLE)["name"]
     edit_manifest(copy, lambda m: _file_of(m, SMALL_ROLE).update(nbytes=12))
-    with pytest.raises(TableError, match=rf"{name}: \d+ bytes, expected \d+"):
+    with pytest.raises(TableError, match=rf"{MANIFEST}: {SMALL_ROLE}: nbytes is 12"):
         load_tables(copy)
 
 

@@ -1,34 +1,44 @@
 """The on-disk table format: the one thing the builder and the runtime share.
 
 A table set is a directory holding ``manifest.json`` and one ``.npy`` file
-per array (see ``tables/README.md`` for the full specification). This module
-names the format version, the roles and how a manifest is checked; it never
-touches numpy arrays, so any reader can follow it.
+per array (see ``tables/README.md`` for the full specification, whose
+reader checklist this module implements). This module names the format
+version, the roles and how a manifest and a file header are checked; it
+never touches numpy arrays, so any reader can follow it.
 
 >>> sorted(ROLES)[:3]
 ['dag5/layer1', 'dag5/layer2', 'dag5/layer3']
 >>> len(ROLES)
 20
+>>> npy_header("<u2", 2704, 128)[10:70]
+b"{'descr': '<u2', 'fortran_order': False, 'shape': (2704,), }"
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import reprlib
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 __all__ = [
+    "ALIGN",
+    "DAGS",
+    "DTYPES",
     "FORMAT_VERSION",
     "MANIFEST",
+    "MAX_DEPTH",
+    "MAX_INT",
+    "MAX_MANIFEST_BYTES",
+    "MAX_OFFSET",
     "ROLES",
-    "DAGS",
     "TableError",
     "check_header",
     "check_shapes",
     "layer_role",
+    "npy_header",
     "parse_manifest",
 ]
 
@@ -39,6 +49,26 @@ MANIFEST = "manifest.json"
 
 #: Cards per hand for each DAG, by name.
 DAGS: dict[str, int] = {"dag5": 5, "dag6": 6, "dag7": 7}
+
+#: Bytes per entry of each dtype a table file may have.
+DTYPES: dict[str, int] = {"|u1": 1, "<u2": 2, "<u4": 4}
+
+#: Largest integer a manifest may hold: every JSON parser reads up to 2**53 - 1 exactly.
+MAX_INT = 2**53 - 1
+
+#: Deepest nesting of arrays and objects a manifest may have (the top-level object is depth 1).
+MAX_DEPTH = 64
+
+#: Largest manifest a reader accepts, in bytes.
+MAX_MANIFEST_BYTES = 1 << 20
+
+#: Data offsets are multiples of this, so data mapped at a page boundary is 64-byte aligned.
+ALIGN = 64
+
+#: A version 1.0 header length is a uint16, so data starts at byte 10 + 65535 at the latest.
+MAX_OFFSET = 65536
+
+_MAGIC = b"\x93NUMPY"
 
 
 def layer_role(dag: str, k: int) -> str:
@@ -55,105 +85,250 @@ ROLES: frozenset[str] = frozenset(
     + ["dag7/value5", "dag7/value6"]
 )
 
-_FILE_KEYS = {"name", "role", "dtype", "shape", "offset", "nbytes", "sha256"}
-_DTYPES = {"|u1", "<u2", "<u4"}
+_FILE_KEYS = ("name", "role", "dtype", "shape", "offset", "nbytes", "sha256")
+# Plain names only: no directory part, no dotfile (those belong to writers),
+# and characters every file system and every shell takes as they are.
+_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,254}")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+# Skips strings, so that brackets inside them are not counted as nesting.
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_HEADER = re.compile(r"\{'descr': '([^']*)', 'fortran_order': (True|False), 'shape': \((0|[1-9][0-9]*),\), \}")
+_show = reprlib.Repr()
+_show.maxstring = 40
+_show.maxother = 40
 
 
 class TableError(ValueError):
     """Tables that are missing, damaged or of another format version."""
 
 
+class _Duplicate(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+class _NotJSON(Exception):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # JSON parsers disagree on which copy of a repeated key wins, so two
+    # readers could see two different sets: refuse instead.
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _Duplicate(key)
+        obj[key] = value
+    return obj
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJSON(f"{name} is not a JSON number")
+
+
+def _is_int(v: object) -> bool:
+    # bool is an int subclass, but true is not a count.
+    return type(v) is int
+
+
+def _check_depth(text: str, where: str | os.PathLike[str]) -> None:
+    depth = 0
+    for token in _NESTING.finditer(text):
+        t = token.group()
+        if t == "[" or t == "{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise TableError(f"{where}: nested more than {MAX_DEPTH} levels deep (not a manifest)")
+        elif t == "]" or t == "}":
+            depth -= 1
+
+
+def _load_json(text: str, where: str | os.PathLike[str]) -> Any:
+    if len(text) > MAX_MANIFEST_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_MANIFEST_BYTES:
+        raise TableError(f"{where}: larger than {MAX_MANIFEST_BYTES} bytes (not a manifest)")
+    _check_depth(text, where)
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except _Duplicate as e:
+        raise TableError(f"{where}: key {_show.repr(e.key)} appears twice in one object") from None
+    except _NotJSON as e:
+        raise TableError(f"{where}: not valid JSON ({e})") from None
+    except (ValueError, RecursionError) as e:
+        # ValueError covers JSONDecodeError and integers of thousands of digits.
+        raise TableError(f"{where}: not valid JSON ({str(e)[:200]})") from None
+
+
+def _check_entry(f: dict[str, Any], i: int, where: str | os.PathLike[str]) -> None:
+    """Check one files[] entry of a known role (its ``role`` is already checked)."""
+    role = f["role"]
+    missing = [k for k in _FILE_KEYS if k not in f]
+    if missing:
+        raise TableError(f"{where}: files[{i}] must have keys for every field; {role} has no {missing[0]!r}")
+    name = f["name"]
+    if not (isinstance(name, str) and _NAME.fullmatch(name)):
+        raise TableError(
+            f"{where}: {role}: file name {_show.repr(name)} must be a plain file name "
+            f"(field name: 1 to 255 of A-Z a-z 0-9 . _ -, not starting with '.')"
+        )
+    dtype = f["dtype"]
+    if not (isinstance(dtype, str) and dtype in DTYPES):
+        raise TableError(f"{where}: {role}: unsupported dtype {_show.repr(dtype)} (field dtype: one of {list(DTYPES)})")
+    shape = f["shape"]
+    if not (isinstance(shape, list) and len(shape) == 1 and _is_int(shape[0]) and 0 <= shape[0] <= MAX_INT):
+        raise TableError(
+            f"{where}: {role}: shape must be [length], one integer 0..2**53-1, got {_show.repr(shape)}"
+        )
+    offset = f["offset"]
+    if not (_is_int(offset) and ALIGN <= offset <= MAX_OFFSET and offset % ALIGN == 0):
+        raise TableError(
+            f"{where}: {role}: offset must be an integer multiple of {ALIGN} from {ALIGN} to {MAX_OFFSET} "
+            f"(where the .npy header ends), got {_show.repr(offset)}"
+        )
+    nbytes = f["nbytes"]
+    want = shape[0] * DTYPES[dtype]
+    if not (_is_int(nbytes) and nbytes == want):
+        raise TableError(
+            f"{where}: {role}: nbytes is {_show.repr(nbytes)}, but shape {shape} of {dtype} is {want} bytes"
+        )
+    sha = f["sha256"]
+    if not (isinstance(sha, str) and _SHA256.fullmatch(sha)):
+        raise TableError(f"{where}: {role}: sha256 must be 64 lowercase hex digits, got {_show.repr(sha)}")
+
+
 def parse_manifest(text: str, where: str | os.PathLike[str] = MANIFEST) -> dict[str, Any]:
     """Parse and check a manifest's structure; raise :class:`TableError` on any defect.
 
-    >>> parse_manifest('{"format_version": 99}')
+    Entries of roles this version does not know are dropped from the
+    returned ``files`` (readers ignore them, so roles can be added without
+    a version bump); every entry left is fully checked.
+
+    >>> parse_manifest('{"format_version": 99}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    twoplustwo.format.TableError: manifest.json: format version 99, this twoplustwo reads version 1 (rebuild the tables: twoplustwo build)
+    twoplustwo.format.TableError: manifest.json: format version 99, this twoplustwo reads version 1 (rebuild ...)
     """
-    try:
-        m = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise TableError(f"{where}: not valid JSON ({e})") from None
+    m = _load_json(text, where)
     if not isinstance(m, dict):
-        raise TableError(f"{where}: expected a JSON object")
+        raise TableError(f"{where}: expected a JSON object, got {type(m).__name__}")
     version = m.get("format_version")
-    if version != FORMAT_VERSION:
+    if not (_is_int(version) and version == FORMAT_VERSION):
         raise TableError(
-            f"{where}: format version {version!r}, this twoplustwo reads version "
+            f"{where}: format version {_show.repr(version)}, this twoplustwo reads version "
             f"{FORMAT_VERSION} (rebuild the tables: twoplustwo build)"
         )
     files = m.get("files")
     if not isinstance(files, list):
-        raise TableError(f"{where}: 'files' must be a list")
+        raise TableError(f"{where}: 'files' must be a list, got {_show.repr(files)}")
+    known: list[dict[str, Any]] = []
     seen: set[str] = set()
     for i, f in enumerate(files):
-        if not isinstance(f, dict) or not _FILE_KEYS <= f.keys():
-            raise TableError(f"{where}: files[{i}] must have keys {sorted(_FILE_KEYS)}")
-        role = f["role"]
+        if not isinstance(f, dict):
+            raise TableError(f"{where}: files[{i}] must be an object, got {_show.repr(f)}")
+        role = f.get("role")
+        if not isinstance(role, str):
+            raise TableError(f"{where}: files[{i}]: role must be a string, got {_show.repr(role)}")
         if role not in ROLES:
-            raise TableError(f"{where}: files[{i}] has unknown role {role!r}")
+            continue  # a role of a later version: not ours to read or check
         if role in seen:
             raise TableError(f"{where}: role {role!r} appears twice")
         seen.add(role)
-        if f["dtype"] not in _DTYPES:
-            raise TableError(f"{where}: {role}: unsupported dtype {f['dtype']!r}")
-        name = f["name"]
-        if not isinstance(name, str) or os.path.basename(name) != name or not name:
-            raise TableError(f"{where}: {role}: file name {name!r} must be a plain file name")
-        shape = f["shape"]
-        if not (isinstance(shape, list) and len(shape) == 1 and isinstance(shape[0], int)):
-            raise TableError(f"{where}: {role}: shape must be [length]")
-        for key in ("offset", "nbytes"):
-            if not isinstance(f[key], int) or f[key] < 0:
-                raise TableError(f"{where}: {role}: {key} must be a non-negative int")
+        _check_entry(f, i, where)
+        known.append(f)
     missing = ROLES - seen
     if missing:
         raise TableError(f"{where}: missing roles {sorted(missing)}")
+    m["files"] = known
     return m
 
 
-def check_header(p: Path, f: dict[str, Any]) -> None:
-    """Check that file ``p`` has the .npy header and size its manifest entry ``f`` promises."""
-    try:
-        with open(p, "rb") as fh:
-            version = np.lib.format.read_magic(fh)
-            if version != (1, 0):
-                raise ValueError(f"npy version {version}")
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fh)
-            offset = fh.tell()
-    except (ValueError, OSError, SyntaxError) as e:
-        raise TableError(f"{p}: not a readable .npy file ({e})") from None
-    if (dtype.str, list(shape), offset) != (f["dtype"], f["shape"], f["offset"]) or fortran:
-        raise TableError(
-            f"{p}: header says dtype {dtype.str} shape {list(shape)} at offset {offset}, "
-            f"manifest says dtype {f['dtype']} shape {f['shape']} at offset {f['offset']}"
-        )
-    size = p.stat().st_size
-    if size != f["offset"] + f["nbytes"]:
-        raise TableError(
-            f"{p}: {size} bytes, expected {f['offset'] + f['nbytes']} (truncated or padded)"
-        )
-
-
 def check_shapes(m: dict[str, Any], where: str | os.PathLike[str]) -> None:
-    """Check that each role's length matches the node counts in ``m['nodes']``."""
+    """Check ``m['nodes']`` and that each role's length matches it; ``m`` comes from :func:`parse_manifest`."""
     nodes = m.get("nodes")
     if not isinstance(nodes, dict):
-        raise TableError(f"{where}: 'nodes' must map each DAG to its node counts")
+        raise TableError(f"{where}: 'nodes' must map each DAG to its node counts, got {_show.repr(nodes)}")
     shapes = {f["role"]: f["shape"][0] for f in m["files"]}
     for dag, n in DAGS.items():
         counts = nodes.get(dag)
-        if not (isinstance(counts, list) and len(counts) == n and counts[0] == 1):
-            raise TableError(f"{where}: nodes[{dag!r}] must list {n} depths starting at 1")
+        if not (
+            isinstance(counts, list)
+            and len(counts) == n
+            and all(_is_int(c) and 1 <= c <= MAX_INT for c in counts)
+            and counts[0] == 1
+        ):
+            raise TableError(
+                f"{where}: nodes[{dag!r}] must list {n} node counts, integers 1..2**53-1 starting "
+                f"with 1 (the root), got {_show.repr(counts)}"
+            )
         for k in range(1, n + 1):
+            role = layer_role(dag, k)
             want = counts[k - 1] * 52
-            if shapes[layer_role(dag, k)] != want:
+            if shapes[role] != want:
                 raise TableError(
-                    f"{where}: {layer_role(dag, k)} has {shapes[layer_role(dag, k)]} entries, "
-                    f"expected {want} ({counts[k - 1]} nodes x 52 cards)"
+                    f"{where}: {role} has {shapes[role]} entries, expected {want} "
+                    f"(shape; nodes[{dag!r}][{k - 1}] = {counts[k - 1]} nodes x 52 cards)"
                 )
     for depth in (5, 6):
         role = f"dag7/value{depth}"
         if shapes[role] != nodes["dag7"][depth]:
-            raise TableError(f"{where}: {role} must have one entry per depth-{depth} node")
+            raise TableError(
+                f"{where}: {role} has {shapes[role]} entries (shape), expected one per depth-{depth} "
+                f"node: nodes['dag7'][{depth}] = {nodes['dag7'][depth]}"
+            )
+
+
+def npy_header(dtype: str, length: int, offset: int) -> bytes:
+    """The exact first ``offset`` bytes of the file of a 1-D array: magic, version, HLEN, header.
+
+    The header is the one dict literal the format allows, padded with
+    spaces to end, with a newline, at byte ``offset``.
+    """
+    text = f"{{'descr': '{dtype}', 'fortran_order': False, 'shape': ({length},), }}".encode("ascii")
+    hlen = offset - 10
+    if not 0 <= len(text) < hlen <= 0xFFFF:
+        raise ValueError(f"a header of {len(text) + 1} bytes does not end at offset {offset}")
+    return _MAGIC + b"\x01\x00" + hlen.to_bytes(2, "little") + text + b" " * (hlen - len(text) - 1) + b"\n"
+
+
+def check_header(p: Path, f: dict[str, Any]) -> None:
+    """Check that file ``p`` has the .npy header and size its manifest entry ``f`` promises.
+
+    ``f`` is an entry :func:`parse_manifest` accepted. The header must be
+    exactly :func:`npy_header` of the entry; the messages say which part differs.
+    """
+    try:
+        with open(p, "rb") as fh:
+            pre = fh.read(10)
+            if len(pre) < 10 or pre[:6] != _MAGIC:
+                raise TableError(f"{p}: not a readable .npy file (no \\x93NUMPY magic at its start)")
+            if pre[6:8] != b"\x01\x00":
+                raise TableError(
+                    f"{p}: not a readable .npy file: npy format version {pre[6]}.{pre[7]}, "
+                    f"the table format allows version 1.0 only"
+                )
+            hlen = int.from_bytes(pre[8:10], "little")
+            raw = fh.read(hlen)
+            size = os.fstat(fh.fileno()).st_size
+    except OSError as e:
+        raise TableError(f"{p}: not a readable .npy file ({e.strerror})") from None
+    if len(raw) < hlen:
+        raise TableError(f"{p}: not a readable .npy file (the header is cut short: {size} bytes)")
+    text = raw.decode("latin-1")
+    body = text[:-1].rstrip(" ")
+    found = _HEADER.fullmatch(body) if text.endswith("\n") and text.isascii() else None
+    if found is None:
+        raise TableError(
+            f"{p}: .npy header {_show.repr(text)} is not the one dict literal the format allows, "
+            f"padded with spaces and a newline (tables/README.md, section 3)"
+        )
+    descr, fortran, length = found.group(1), found.group(2), int(found.group(3))
+    if fortran == "True":
+        raise TableError(f"{p}: .npy header has fortran_order True, the format requires False")
+    offset = 10 + hlen
+    if (descr, [length], offset) != (f["dtype"], f["shape"], f["offset"]):
+        raise TableError(
+            f"{p}: header says dtype {descr} shape [{length}] at offset {offset}, "
+            f"manifest says dtype {f['dtype']} shape {f['shape']} at offset {f['offset']}"
+        )
+    if size != f["offset"] + f["nbytes"]:
+        raise TableError(f"{p}: {size} bytes, expected {f['offset'] + f['nbytes']} (truncated or padded)")

@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import pool
-from .format import DAGS, MANIFEST, ROLES, TableError, check_header, check_shapes, layer_role, parse_manifest
+from .format import DAGS, MANIFEST, TableError, check_header, check_shapes, layer_role, parse_manifest
 
 __all__ = [
     "ENV_VAR",
@@ -203,8 +203,6 @@ def _open_set(root: Path, mpath: Path) -> Tables:
     check_shapes(m, mpath)
     arrays: dict[str, Array] = {}
     for f in m["files"]:
-        if f["role"] not in ROLES:
-            continue  # a role of a later version: not ours to read
         p = root / f["name"]
         try:
             fd = os.open(p, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
