@@ -1,25 +1,32 @@
-"""kill -9 of the builder at every stage, and a full disk: the previous tables always survive.
+"""kill -9 of a writer at every stage, and a full disk: the previous tables always survive.
 
-The builder (``python -m twoplustwo_builder --out DIR --quiet``) is watched from outside:
-its staging directory ``DIR/.build-<pid>-*`` appears when it starts
-enumerating, fills with ``*.npy.part`` and ``*.npy`` files while it writes,
-gets ``manifest.json`` when the self-check starts, and is emptied into
-``DIR`` when it publishes under ``DIR/.lock``. Each :class:`KillPoint` waits
-for one of those moments (the publish ones hold the lock so the builder
-waits for it) and sends SIGKILL. After every kill the previous table set
-in ``DIR`` must still load and verify, byte for byte the same manifest
-unless the kill came after the commit; the next completed build must
-leave no staging directory, no partial file and no unlisted array behind.
+Writers are watched from outside. The builder (``python -m twoplustwo_builder
+--out DIR --quiet``) creates its staging directory ``DIR/.build-*`` when it
+starts enumerating, fills it with ``*.npy.part`` and ``*.npy`` files while it
+writes, adds ``manifest.json`` before its self-check, and empties it into
+``DIR`` when it publishes under ``DIR/.lock``. A tiny writer
+(:mod:`tests.tinysets`) goes through the same ``stage()`` and ``publish()``
+in milliseconds instead of 20 s, so the kill points about the write and
+publish protocol use it: it stops itself at an exact point inside
+``stage()``, or waits for the lock the test holds. The points about the
+builder's own stages (enumerating, writing its real arrays, self-check) kill
+the builder. Each :class:`KillPoint` waits for its moment and sends SIGKILL.
+After every kill the previous table set in ``DIR`` must still load and
+verify, byte for byte the same manifest unless the kill came after the
+commit; the next completed write must leave no staging directory, no partial
+file and no unlisted array behind.
 
 ``DIR`` starts as the real tables hard-linked under other file names, with
 a manifest naming those, so that a half-published set could not pass for
-the previous one. The kill points run in two lanes (two targets) at once
-to keep the wall time near two minutes on two cores.
+the previous one. The kill points run in two lanes (two targets) at once,
+each with about 25 s of builder time, one core each.
 
-A full disk is a 20 MB tmpfs (mounting needs root; skipped otherwise): the
-build exits 1 with one line ``build failed: ...`` and leaves nothing behind,
-and on a tmpfs that holds previous tables with too little room to spare,
-those tables stay loadable.
+A full disk is a tmpfs (mounting needs root; skipped otherwise): the
+builder command exits 1 with one line ``build failed: ...`` and leaves
+nothing behind, and on a tmpfs that holds previous tables with too little
+room to spare, those tables stay loadable. The disk fills while the builder
+writes, so its enumeration is handed the published arrays rather than spend
+15 s reaching that point.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import contextlib
 import fcntl
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -41,18 +49,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.tinysets import ROOT, fill_of, is_tiny, write_tiny, writer_cmd
 from twoplustwo.evaluate import walk
 from twoplustwo.format import MANIFEST, ROLES
 from twoplustwo.tables import default_path, load_tables
 
-pytestmark = pytest.mark.slow
-
-ROOT = Path(__file__).resolve().parent.parent
 SOURCE = default_path()
 STAGE_PREFIX = ".build-"
 # Give up on a build that never reaches its kill point (a hung builder).
 TIMEOUT = 300.0
 ROYAL = np.array([[51, 47, 43, 39, 35, 0, 5]])  # As Ks Qs Js Ts 2c 3d: value 7462
+# Fill values of the tiny sets the killed writers stage and the completed write publishes.
+KILLED_FILL, FINAL_FILL = 7, 9
 
 
 def build_cmd(target: Path, *extra: str) -> list[str]:
@@ -80,9 +88,12 @@ def previous_set(target: Path, copy: Callable[[Path, Path], None] = _link_or_cop
 
 
 def check_loadable(target: Path) -> None:
-    """The set in ``target`` loads, every byte matches its hash, and it ranks a hand."""
+    """The set in ``target`` loads and every byte matches its hash; a real set ranks a hand, a tiny one is whole."""
     t = load_tables(target, verify=True)
-    assert walk(t.layers("dag7"), ROYAL).tolist() == [7462]
+    if is_tiny(t):  # its entries lead nowhere: no hand to walk
+        assert fill_of(t) is not None, f"the tiny set in {target} mixes two sets' files"
+    else:
+        assert walk(t.layers("dag7"), ROYAL).tolist() == [7462]
 
 
 # ------------------------------------------------------------------ watching
@@ -90,15 +101,17 @@ def check_loadable(target: Path) -> None:
 
 @dataclass
 class Watch:
-    """What has been seen of one running build, and when (monotonic seconds)."""
+    """What has been seen of one running writer, and when (monotonic seconds)."""
 
     target: Path
     pid: int
     seen: dict[str, float]
-    before: frozenset[str] = frozenset()  # names in the target when the build started
+    before: frozenset[str] = frozenset()  # names in the target when the writer started
 
     def staging(self) -> Path | None:
-        found = list(self.target.glob(f"{STAGE_PREFIX}{self.pid}-*"))
+        # One writer at a time per target: a staging directory not there
+        # before is its own (the earlier ones are killed writers' leftovers).
+        found = [p for p in self.target.glob(f"{STAGE_PREFIX}*") if p.name not in self.before]
         return found[0] if found else None
 
     def look(self) -> None:
@@ -148,7 +161,9 @@ class Watch:
 class KillPoint:
     name: str
     ready: Callable[[Watch], bool]
-    hold_lock: bool = False  # hold DIR/.lock so that the builder waits in publish
+    tiny: bool = False  # a tiny writer rather than the builder
+    pause: str | None = None  # where the tiny writer stops itself (``tests.tinysets --pause``)
+    hold_lock: bool = False  # hold DIR/.lock so that the writer waits in publish
     release_first: bool = False  # let go of the lock, then wait for ``then`` before the kill
     then: Callable[[Watch], bool] | None = None  # spun on without sleeping: publishing is quick
     may_commit: bool = False  # the kill may land after the manifest rename
@@ -162,18 +177,19 @@ KILL_POINTS = {
         # as writing starts, still before anything is published.
         KillPoint("enumerating, 4 s in", lambda w: w.since("staging") >= 4 or "part" in w.seen),
         KillPoint("enumerating, 8 s in", lambda w: w.since("staging") >= 8 or "part" in w.seen),
-        KillPoint("writing, first .npy.part", lambda w: "part" in w.seen),
-        KillPoint("writing, first .npy done", lambda w: "npy" in w.seen),
-        KillPoint("writing, 10 of 20 arrays", lambda w: "half" in w.seen),
-        KillPoint("self-check, manifest just staged", lambda w: "manifest" in w.seen),
+        KillPoint("writing real arrays, 10 of 20", lambda w: "half" in w.seen),
         KillPoint("self-check, 1 s in", lambda w: w.since("manifest") >= 1),
-        KillPoint("publish, waiting for the lock", lambda w: "blocked" in w.seen, hold_lock=True),
+        KillPoint("writing, first .npy.part", lambda w: "part" in w.seen, tiny=True, pause="part"),
+        KillPoint("writing, first .npy done", lambda w: "npy" in w.seen, tiny=True, pause="npy"),
+        KillPoint("staged with manifest, not published", lambda w: "manifest" in w.seen, tiny=True, pause="staged"),
+        KillPoint("publish, waiting for the lock", lambda w: "blocked" in w.seen, tiny=True, hold_lock=True),
         # Publishing takes milliseconds; spinning on the directory catches it
         # after the first rename, and the kill lands a few renames later, or
         # after the commit: both leave a loadable set.
         KillPoint(
             "publish, first array moved in",
             lambda w: "blocked" in w.seen,
+            tiny=True,
             hold_lock=True,
             release_first=True,
             then=Watch.moved_in,
@@ -181,36 +197,62 @@ KILL_POINTS = {
         ),
     ]
 }
-# Two targets built side by side, each lane about as long as the other; a
-# lane's kill that may commit comes last, since it may change the manifest.
+# Two targets written side by side, each lane about as long as the other
+# (the builder's kills cost their time since start, 17 s for the self-check;
+# the tiny ones well under a second); a lane's kill that may commit comes
+# last, since it may change the manifest.
 LANES = [
+    [
+        "writing, first .npy.part",
+        "writing, first .npy done",
+        "enumerating, 8 s in",
+        "writing real arrays, 10 of 20",
+    ],
     [
         "enumerating, staging just created",
         "enumerating, 4 s in",
-        "writing, first .npy.part",
-        "writing, first .npy done",
-        "writing, 10 of 20 arrays",
+        "staged with manifest, not published",
         "self-check, 1 s in",
-    ],
-    [
-        "enumerating, 8 s in",
-        "self-check, manifest just staged",
         "publish, waiting for the lock",
         "publish, first array moved in",
     ],
 ]
 
 
+def start_writer(target: Path, point: KillPoint) -> subprocess.Popen[bytes]:
+    if not point.tiny:
+        return subprocess.Popen(build_cmd(target), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # Without a pause of its own it waits after publishing: a writer that
+    # has exited by the time the SIGKILL lands was not killed at all.
+    options = ["--fills", str(KILLED_FILL), "--pause", point.pause or "published"]
+    return subprocess.Popen(
+        writer_cmd(target, *options), cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+
+
+def wait_for_pause(proc: subprocess.Popen[bytes], point: KillPoint) -> None:
+    assert proc.stdout is not None
+    readable, _, _ = select.select([proc.stdout], [], [], TIMEOUT)
+    line = proc.stdout.readline() if readable else b"(nothing)"
+    assert line == f"paused {point.pause}\n".encode(), f"tiny writer said {line!r}, exit {proc.poll()}"
+
+
 def kill_at(target: Path, point: KillPoint) -> Watch:
-    """Start a build into ``target``, SIGKILL it at ``point``, reap it; return what was seen."""
+    """Start a writer into ``target``, SIGKILL it at ``point``, reap it; return what was seen."""
     lock = open(target / ".lock", "a") if point.hold_lock else None
     if lock is not None:
         fcntl.flock(lock, fcntl.LOCK_EX)
-    proc = subprocess.Popen(build_cmd(target), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    watch = Watch(target, proc.pid, {"start": time.monotonic()}, frozenset(os.listdir(target)))
+    before = frozenset(os.listdir(target))
+    proc = start_writer(target, point)
+    watch = Watch(target, proc.pid, {"start": time.monotonic()}, before)
     try:
+        if point.pause is not None:
+            # The writer has stopped itself there: one look sees what a kill now leaves.
+            wait_for_pause(proc, point)
+            watch.look()
+            assert point.ready(watch), f"paused for {point.name!r} but saw only {sorted(watch.seen)}"
         while not point.ready(watch):
-            assert proc.poll() is None, f"build ended (exit {proc.returncode}) before {point.name!r}"
+            assert proc.poll() is None, f"writer ended (exit {proc.returncode}) before {point.name!r}"
             assert watch.since("start") < TIMEOUT, f"no {point.name!r} after {TIMEOUT:.0f} s"
             time.sleep(0.001)
             watch.look()
@@ -221,11 +263,11 @@ def kill_at(target: Path, point: KillPoint) -> Watch:
         proc.send_signal(signal.SIGKILL)
         watch.seen["killed"] = time.monotonic()
     finally:
-        proc.kill()  # no-op once dead; stops a builder left running by a failed assertion
+        proc.kill()  # no-op once dead; stops a writer left running by a failed assertion
         _, err = proc.communicate()
         if lock is not None:
             lock.close()
-    # Reaped, so its pid is dead to the next build's clean-up of stale staging.
+    # Reaped, so it is dead to the next write's clean-up of stale staging.
     assert proc.returncode == -signal.SIGKILL, (proc.returncode, err.decode(errors="replace"))
     return watch
 
@@ -237,7 +279,7 @@ def leftovers(target: Path, manifest: str) -> list[str]:
 
 
 def run_lane(target: Path, names: list[str]) -> list[str]:
-    """Kill a build at each point in turn, checking the survivors; then one full build cleans up."""
+    """Kill a writer at each point in turn, checking the survivors; then one completed write cleans up."""
     previous = previous_set(target)
     log = []
     committed_any = False
@@ -254,8 +296,8 @@ def run_lane(target: Path, names: list[str]) -> list[str]:
         moved = [n for n in os.listdir(target) if n.endswith(".npy") and n not in w.before]
         marks = ", ".join(m for m in w.seen if m not in ("start", "killed"))
         log.append(
-            f"{name}: killed {w.seen['killed'] - w.seen['start']:.2f} s after start (seen: {marks}); "
-            f"{'new set committed' if committed else 'previous set in place'}, "
+            f"{name} ({'tiny writer' if point.tiny else 'builder'}): killed {w.seen['killed'] - w.seen['start']:.2f} s "
+            f"after start (seen: {marks}); {'new set committed' if committed else 'previous set in place'}, "
             f"{len(moved)} new arrays moved in; leftovers: {len(left)}"
         )
         previous = now
@@ -263,18 +305,20 @@ def run_lane(target: Path, names: list[str]) -> list[str]:
     if not committed_any:  # a committed publish has already cleaned up after the earlier kills
         assert any(n.startswith(STAGE_PREFIX) for n in left), "the kills left no staging behind to clean"
 
-    done = subprocess.run(build_cmd(target, "--no-check"), cwd=ROOT, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    # The clean-up is publish()'s, whoever calls it: a tiny write does it in milliseconds.
+    write_tiny(target, FINAL_FILL)
     now = (target / MANIFEST).read_text()
     assert leftovers(target, now) == []
     assert not list(target.rglob("*.part"))
     assert all(".previous." not in f["name"] for f in json.loads(now)["files"])
     check_loadable(target)
-    log.append(f"completed build: cleaned {len(left)} leftover entries")
+    assert fill_of(load_tables(target)) == FINAL_FILL
+    log.append(f"completed write: cleaned {len(left)} leftover entries")
     return log
 
 
-@pytest.mark.skipif(not Path("/proc/locks").exists(), reason="needs Linux /proc/locks to see the builder wait")
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/locks").exists(), reason="needs Linux /proc/locks to see a writer wait")
 def test_kill_9_at_every_stage(tmp_path: Path) -> None:
     targets = [tmp_path / f"lane{i}" for i in range(len(LANES))]
     with ThreadPoolExecutor(max_workers=len(LANES)) as pool:
@@ -306,6 +350,29 @@ def tmpfs(path: Path, size: str) -> Iterator[Path]:
             subprocess.run(["umount", "-l", str(path)], capture_output=True)
 
 
+# The builder command with its enumeration handed the published arrays
+# (argv: the published tables, then the builder's arguments): the disk fills
+# while it writes, and a real enumeration would only spend 15 s getting there.
+BUILD_FROM_PUBLISHED = """
+import sys
+import numpy as np
+from twoplustwo.tables import load_tables
+from twoplustwo_builder import pipeline
+from twoplustwo_builder.__main__ import main
+
+published = load_tables(sys.argv[1])
+
+def reuse(n, report, bar):
+    dag = f"dag{n}"
+    report.nodes[dag] = published.nodes[dag]
+    report.nodes_before[dag] = published.manifest["nodes_before_join"][dag]
+    return {role: np.asarray(a) for role, a in published.arrays.items() if role.startswith(dag + "/")}
+
+pipeline._build_dag = reuse
+sys.exit(main(sys.argv[2:]))
+"""
+
+
 def test_full_disk(tmp_path: Path) -> None:
     table_bytes = sum(f["nbytes"] + f["offset"] for f in json.loads((SOURCE / MANIFEST).read_text())["files"])
     with contextlib.ExitStack() as stack:
@@ -314,19 +381,23 @@ def test_full_disk(tmp_path: Path) -> None:
         holding = stack.enter_context(tmpfs(tmp_path / "holding", f"{table_bytes // 1024 + 8 * 1024}k"))
         previous = previous_set(holding, copy=shutil.copyfile)
         before = sorted(os.listdir(holding))
-        # Both builds at once: each spends its time enumerating before the disk fills.
         procs = [
             subprocess.Popen(
-                build_cmd(d, "--no-check"), cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+                [sys.executable, "-c", BUILD_FROM_PUBLISHED, str(SOURCE), "--out", str(d), "--quiet", "--no-check"],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
             )
             for d in (empty, holding)
         ]
         results = [p.communicate(timeout=TIMEOUT) for p in procs]
-        for p, (out, err) in zip(procs, results):
+        for d, p, (out, err) in zip((empty, holding), procs, results):
             assert p.returncode == 1, err
             assert out == ""
             lines = err.splitlines()
             assert len(lines) == 1 and lines[0].startswith("build failed: "), err
+            assert str(d) in lines[0], err  # the place that filled up
         assert set(os.listdir(empty)) <= {".lock"}
         assert sorted(n for n in os.listdir(holding) if n != ".lock") == before
         assert (holding / MANIFEST).read_text() == previous

@@ -1,60 +1,33 @@
 """Readers against a concurrent publisher (tables/README.md, section 8).
 
-A child process publishes two small table sets in turn, as fast as it can,
-through the builder's own stage-and-publish path; each publish removes the
-other set's files. Meanwhile this process loads the directory again and
-again. A reader that meets a vanished file must read the manifest again,
-never fail; the README quotes the long run (``python -m tests.test_readers``).
+A child process (:mod:`tests.tinysets`) publishes two tiny table sets in
+turn, as fast as it can, through the builder's own stage-and-publish path;
+each publish removes the other set's files. Meanwhile this process loads
+the directory again and again. A reader that meets a vanished file must
+read the manifest again, never fail; the README quotes the long run
+(``python -m tests.test_readers``).
 """
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
+from tests.tinysets import ROOT, fill_of, write_tiny, writer_cmd
 from twoplustwo.format import TableError
 from twoplustwo.tables import MAX_MANIFEST_READS, load_tables
-
-ROOT = Path(__file__).resolve().parent.parent
-
-# A table set whose every node count is 1: structurally complete, tiny, and
-# distinct per fill value, so every publish replaces every file.
-PUBLISHER = """
-import sys, time
-import numpy as np
-from twoplustwo.format import DAGS, layer_role
-from twoplustwo_builder.write import publish, stage
-
-target, seconds = sys.argv[1], float(sys.argv[2])
-
-def arrays(fill):
-    out = {layer_role(d, k): np.full(52, fill, dtype=np.uint8) for d, n in DAGS.items() for k in range(1, n + 1)}
-    out["dag7/value5"] = np.full(1, fill, dtype=np.uint8)
-    out["dag7/value6"] = np.full(1, fill, dtype=np.uint8)
-    return out
-
-sets = [arrays(1), arrays(2)]
-info = {"nodes": {d: [1] * n for d, n in DAGS.items()}}
-end, count = time.monotonic() + seconds, 0
-from pathlib import Path
-while time.monotonic() < end:
-    publish(stage(Path(target), sets[count % 2], info))
-    count += 1
-print(count)
-"""
 
 
 def race(target: Path, seconds: float, iterations: int) -> tuple[int, int, list[str]]:
     """Load ``target`` up to ``iterations`` times while a publisher runs; (loads, publishes, errors)."""
     target.mkdir()
     pub = subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(PUBLISHER), str(target), str(seconds)],
+        writer_cmd(target, "--fills", "1,2", "--seconds", str(seconds)),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -75,7 +48,9 @@ def race(target: Path, seconds: float, iterations: int) -> tuple[int, int, list[
                 errors.append(f"{type(e).__name__}: {e}")
             loads += 1
     finally:
-        out, err = pub.communicate(timeout=seconds + 60)
+        if pub.poll() is None:
+            pub.send_signal(signal.SIGTERM)  # the loads are done: stop publishing
+        out, err = pub.communicate(timeout=60)
     assert pub.returncode == 0, err
     return loads, int(out), errors
 
@@ -88,8 +63,7 @@ def test_readers_never_fail_against_a_publisher_loop(tmp_path: Path) -> None:
 
 
 def test_a_file_gone_for_good_is_named_after_the_retries(tmp_path: Path) -> None:
-    target = tmp_path / "t"
-    race(target, seconds=0.5, iterations=0)
+    target = write_tiny(tmp_path / "t", fill=1)
     victim = next(target.glob("dag7.layer4.*.npy"))
     victim.unlink()
     with pytest.raises(TableError, match=rf"{victim.name}: missing .*dag7/layer4.*{MAX_MANIFEST_READS} times"):
@@ -98,9 +72,14 @@ def test_a_file_gone_for_good_is_named_after_the_retries(tmp_path: Path) -> None
 
 def test_tiny_sets_are_what_the_publisher_writes(tmp_path: Path) -> None:
     target = tmp_path / "t"
-    race(target, seconds=0.5, iterations=0)
+    done = subprocess.run(
+        writer_cmd(target, "--fills", "1,2", "--rounds", "3"), cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout) == (0, "3\n"), done.stderr
     t = load_tables(target, verify=True)
-    assert set(np.unique(t.arrays["dag7/layer7"]).tolist()) <= {1, 2}
+    assert fill_of(t) == 1  # the third set takes the first fill again
+    assert sorted(p.name for p in target.glob("*.npy")) == sorted(f["name"] for f in t.manifest["files"])
+    assert [p.name for p in target.iterdir() if p.name.startswith(".build-")] == []
 
 
 if __name__ == "__main__":
