@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.format import FORMAT_VERSION, MANIFEST, parse_manifest
-from twoplustwo.publish import discard, new_staging, publish
+from twoplustwo.publish import content_name, discard, new_staging, publish
 
 __all__ = ["smallest_dtype", "new_staging", "stage", "publish", "discard"]
 
@@ -62,7 +62,7 @@ def _write_npy(directory: Path, role: str, array: npt.NDArray[np.integer]) -> di
         np.lib.format.read_array_header_1_0(f)
         offset = f.tell()
     sha = _sha256(tmp)
-    name = f"{role.replace('/', '.')}.{sha[:16]}.npy"
+    name = content_name(role, sha)
     os.replace(tmp, directory / name)
     return {
         "name": name,
