@@ -256,7 +256,7 @@ def _extra_files(d: _Dir) -> None:
     d.files.update(
         {
             ".lock": b"",
-            ".publishing": b"dag7.layer1.0123456789abcdef.npy\n",
+            ".publishing": b'["dag7.layer1.0123456789abcdef.npy"]\n',
             ".build-4242-k3x9q1/.twoplustwo-staging": b"",
             ".build-4242-k3x9q1/manifest.json": b'{"format_version": 1, "files": [',
             "README.md": b"Not part of the set.\n",
