@@ -7,7 +7,6 @@ set into place atomically (the protocol installs of bundles share).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -17,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.format import FORMAT_VERSION, MANIFEST, parse_manifest
+from twoplustwo.format import FORMAT_VERSION, MANIFEST, parse_manifest, sha256_file
 from twoplustwo.publish import content_name, discard, new_staging, publish
 
 __all__ = ["smallest_dtype", "new_staging", "stage", "publish", "discard"]
@@ -38,14 +37,6 @@ def smallest_dtype(a: npt.NDArray[np.integer]) -> np.dtype[Any]:
     raise ValueError(f"entry {top} does not fit in 32 bits")
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _write_npy(directory: Path, role: str, array: npt.NDArray[np.integer]) -> dict[str, Any]:
     a = np.ascontiguousarray(array.ravel().astype(smallest_dtype(array)))
     tmp = directory / (role.replace("/", ".") + ".npy.part")
@@ -61,7 +52,7 @@ def _write_npy(directory: Path, role: str, array: npt.NDArray[np.integer]) -> di
         np.lib.format.read_magic(f)
         np.lib.format.read_array_header_1_0(f)
         offset = f.tell()
-    sha = _sha256(tmp)
+    sha = sha256_file(tmp)
     name = content_name(role, sha)
     os.replace(tmp, directory / name)
     return {

@@ -30,8 +30,9 @@ from typing import Any, cast
 import numpy as np
 import pytest
 
+from tests.tinysets import tiny_files
 from twoplustwo.bundle import BundleError, bundle_name, encode, install_bundle
-from twoplustwo.format import DAGS, FORMAT_VERSION, MANIFEST, ROLES, npy_header
+from twoplustwo.format import FORMAT_VERSION, MANIFEST, npy_header
 from twoplustwo.tables import default_path, load_tables
 
 zstandard = pytest.importorskip("zstandard", reason="bundles need zstandard (the build extra)")
@@ -245,24 +246,6 @@ def test_killed_install_leaves_previous_tables(bundle: Path, installed: Path) ->
 # ------------------------------------------------------------ crafted bundles
 
 
-def tiny_set(seed: int) -> tuple[dict[str, Any], dict[str, bytes]]:
-    """A loadable table set of one node per depth, its bytes depending on ``seed``: (manifest, files)."""
-    entries = []
-    files = {}
-    for role in sorted(ROLES):
-        length = 52 if "/layer" in role else 1
-        raw = npy_header("|u1", length, 128) + bytes([seed % 251]) * length
-        sha = hashlib.sha256(raw).hexdigest()
-        name = f"{role.replace('/', '.')}.{sha[:16]}.npy"
-        files[name] = raw
-        entries.append(
-            {"name": name, "role": role, "dtype": "|u1", "shape": [length], "offset": 128, "nbytes": length}
-        )
-        entries[-1]["sha256"] = sha
-    manifest = {"format_version": FORMAT_VERSION, "nodes": {d: [1] * n for d, n in DAGS.items()}, "files": entries}
-    return manifest, files
-
-
 def header(name: str, size: int, kind: bytes = tarfile.REGTYPE, linkname: str = "") -> bytes:
     info = tarfile.TarInfo(name)
     info.size, info.type, info.linkname, info.mode = size, kind, linkname, 0o644
@@ -334,13 +317,13 @@ def write_zst(path: Path, parts: Iterable[Iterable[bytes]], *, checksum: bool = 
 def tiny_installed(tmp_path: Path) -> Path:
     """A target holding an installed tiny set and a user's README.md."""
     target = tmp_path / "tables"
-    install_bundle(write_zst(tmp_path / "tiny1.tar.zst", [*set_members(*tiny_set(1)), END]), to=target)
+    install_bundle(write_zst(tmp_path / "tiny1.tar.zst", [*set_members(*tiny_files(1)), END]), to=target)
     (target / "README.md").write_bytes(b"the user's own notes")
     return target
 
 
 def test_crafted_tiny_bundle_installs(tiny_installed: Path, tmp_path: Path) -> None:
-    manifest, files = tiny_set(2)
+    manifest, files = tiny_files(2)
     bundle = write_zst(tmp_path / "tiny2.tar.zst", [*set_members(manifest, files, "columns-delta"), END])
     install_bundle(bundle, to=tiny_installed)
     assert load_tables(tiny_installed, verify=True).manifest["files"] == manifest["files"]
@@ -371,7 +354,7 @@ def test_crafted_names_are_refused(
 ) -> None:
     before = _snapshot(tiny_installed)
     readme = (tiny_installed / "README.md").read_bytes()
-    manifest, files = tiny_set(2)
+    manifest, files = tiny_files(2)
     if isinstance(edit, dict):
         members, bad = set_members(manifest, files, member_names=edit), next(iter(edit.values()))
     else:
@@ -400,7 +383,7 @@ def test_member_of_another_kind_is_named_as_such(
     tiny_installed: Path, tmp_path: Path, which: int, kind: bytes, linkname: str, says: str
 ) -> None:
     before = _snapshot(tiny_installed)
-    manifest, files = tiny_set(2)
+    manifest, files = tiny_files(2)
     names = ["bundle.json", MANIFEST, *(f"{f['name']}.raw" for f in manifest["files"])]
     members = set_members(manifest, files)
     members[which] = [header(names[which], 0, kind, linkname)]
@@ -412,7 +395,7 @@ def test_member_of_another_kind_is_named_as_such(
 
 def test_member_larger_than_its_entry_is_refused(tiny_installed: Path, tmp_path: Path) -> None:
     before = _snapshot(tiny_installed)
-    manifest, files = tiny_set(2)
+    manifest, files = tiny_files(2)
     f = manifest["files"][1]
     members = set_members(manifest, files)
     members[3] = member(f"{f['name']}.raw", files[f["name"]] + bytes(10))
@@ -424,7 +407,7 @@ def test_member_larger_than_its_entry_is_refused(tiny_installed: Path, tmp_path:
 
 def test_frame_without_checksum_is_refused(tiny_installed: Path, tmp_path: Path) -> None:
     before = _snapshot(tiny_installed)
-    bundle = write_zst(tmp_path / "nosum.tar.zst", [*set_members(*tiny_set(2)), END], checksum=False)
+    bundle = write_zst(tmp_path / "nosum.tar.zst", [*set_members(*tiny_files(2)), END], checksum=False)
     with pytest.raises(BundleError, match="no content checksum"):
         install_bundle(bundle, to=tiny_installed)
     assert _snapshot(tiny_installed) == before
@@ -435,14 +418,14 @@ def test_frame_with_a_huge_window_is_refused(tiny_installed: Path, tmp_path: Pat
     params = zstandard.ZstdCompressionParameters(window_log=26, write_checksum=True)
     bundle = tmp_path / "window.tar.zst"
     with open(bundle, "wb") as fh, zstandard.ZstdCompressor(compression_params=params).stream_writer(fh) as z:
-        z.write(b"".join(piece for part in [*set_members(*tiny_set(2)), END] for piece in part))
+        z.write(b"".join(piece for part in [*set_members(*tiny_files(2)), END] for piece in part))
     with pytest.raises(BundleError, match="window"):
         install_bundle(bundle, to=tiny_installed)
     assert _snapshot(tiny_installed) == before
 
 
 def test_failed_install_removes_only_the_target_it_created(tmp_path: Path) -> None:
-    bundle = write_zst(tmp_path / "nosum.tar.zst", [*set_members(*tiny_set(2)), END], checksum=False)
+    bundle = write_zst(tmp_path / "nosum.tar.zst", [*set_members(*tiny_files(2)), END], checksum=False)
     with pytest.raises(BundleError):
         install_bundle(bundle, to=tmp_path / "new" / "tables")
     assert not (tmp_path / "new").exists()
@@ -456,7 +439,7 @@ def test_bundle_that_cannot_fit_fails_before_writing(
     tiny_installed: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     before = _snapshot(tiny_installed)
-    manifest, files = tiny_set(2)
+    manifest, files = tiny_files(2)
     bundle = write_zst(tmp_path / "tiny2.tar.zst", [*set_members(manifest, files, "columns-delta"), END])
     # Every file, and beside it the scratch copy of the largest columns-delta payload.
     scratch = max(f["nbytes"] for f in manifest["files"] if "/layer" in f["role"])
@@ -512,7 +495,7 @@ BOMB = 256 << 20  # bytes of zeros each bomb expands to, from a few kilobytes
 
 
 def _bomb_after_the_end() -> tuple[list[Iterable[bytes]], str]:
-    return [*set_members(*tiny_set(2)), END, zeros(BOMB)], "after the tar's end"
+    return [*set_members(*tiny_files(2)), END, zeros(BOMB)], "after the tar's end"
 
 
 def _bomb_in_a_pax_header() -> tuple[list[Iterable[bytes]], str]:
@@ -524,7 +507,7 @@ def _bomb_declared_table() -> tuple[list[Iterable[bytes]], str]:
     # A manifest that declares a large set consistently, its data all zeros:
     # the install must stream it to disk, never hold a member in memory.
     nodes = (BOMB // 2) // 52
-    manifest, files = tiny_set(2)
+    manifest, files = tiny_files(2)
     manifest["nodes"]["dag7"][6] = nodes
     big = set()
     for f in manifest["files"]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import hashlib
 import json
 import os
 import subprocess
@@ -20,35 +19,18 @@ from typing import Any
 
 import pytest
 
-from twoplustwo.format import DAGS, FORMAT_VERSION, MANIFEST, ROLES, TableError, npy_header
+from tests.tinysets import tiny_files
+from twoplustwo.format import MANIFEST, TableError
 from twoplustwo.publish import LEDGER, LOCK, STAGE_MARKER, STAGE_PREFIX, discard, new_staging, publish
 from twoplustwo.tables import load_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def tiny_set(seed: int) -> tuple[dict[str, Any], dict[str, bytes]]:
-    """A loadable table set of one node per depth, its bytes depending on ``seed``: (manifest, files)."""
-    entries = []
-    files = {}
-    for role in sorted(ROLES):
-        length = 52 if "/layer" in role else 1
-        raw = npy_header("|u1", length, 128) + bytes([seed % 251]) * length
-        sha = hashlib.sha256(raw).hexdigest()
-        name = f"{role.replace('/', '.')}.{sha[:16]}.npy"
-        files[name] = raw
-        entries.append(
-            {"name": name, "role": role, "dtype": "|u1", "shape": [length], "offset": 128, "nbytes": length}
-        )
-        entries[-1]["sha256"] = sha
-    manifest = {"format_version": FORMAT_VERSION, "nodes": {d: [1] * n for d, n in DAGS.items()}, "files": entries}
-    return manifest, files
-
-
 def stage_tiny(target: Path, seed: int) -> Path:
     """A staging directory in ``target`` holding the tiny set of ``seed``, ready to publish."""
     staging = new_staging(target)
-    manifest, files = tiny_set(seed)
+    manifest, files = tiny_files(seed)
     for name, raw in files.items():
         (staging / name).write_bytes(raw)
     (staging / MANIFEST).write_text(json.dumps(manifest))
@@ -133,7 +115,7 @@ def test_an_unremovable_leftover_never_fails_a_committed_publish(
     monkeypatch.setattr(os, "replace", replace)
     publish(stage_tiny(target, 2))
     monkeypatch.undo()
-    assert load_tables(target, verify=True).manifest["files"] == tiny_set(2)[0]["files"]
+    assert load_tables(target, verify=True).manifest["files"] == tiny_files(2)[0]["files"]
     # What could not be removed is still on record, and the next publish removes it.
     assert (target / LEDGER).is_file()
     publish(stage_tiny(target, 3))
@@ -166,7 +148,7 @@ def test_writer_killed_before_its_commit_is_cleaned_up_by_the_next(tmp_path: Pat
     user = user_files(target)
     publish(stage_tiny(target, 1))
     before = (target / MANIFEST).read_bytes()
-    manifest, files = tiny_set(2)
+    manifest, files = tiny_files(2)
     hexed = json.dumps({k: v.hex() for k, v in files.items()})
     done = subprocess.run(
         [sys.executable, "-c", KILLED, str(target), json.dumps(manifest), hexed],
@@ -342,10 +324,10 @@ def test_publish_interrupted_before_its_commit(tmp_path: Path, monkeypatch: pyte
     if readable:
         assert now == before  # every array it moved in taken back, the ledger gone
     else:
-        assert set(tiny_set(2)[1]) <= set(now) and LEDGER in now  # left on record for the next publish
+        assert set(tiny_files(2)[1]) <= set(now) and LEDGER in now  # left on record for the next publish
         assert {k: v for k, v in now.items() if k in before} == before
     publish(stage_tiny(target, 3))
     assert snapshot_user(target) == user
     # The arrays the spoilt manifest listed are on no record any more: they stay.
-    assert ours_left(target, user) == (set() if readable else set(tiny_set(1)[1]))
+    assert ours_left(target, user) == (set() if readable else set(tiny_files(1)[1]))
     load_tables(target, verify=True)

@@ -30,6 +30,7 @@ can SIGKILL it there or let it finish. The points:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import signal
 import sys
 import time
@@ -39,7 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.format import DAGS, layer_role
+from twoplustwo.format import DAGS, FORMAT_VERSION, ROLES, layer_role, npy_header
 from twoplustwo.tables import Tables
 from twoplustwo_builder.write import publish, stage
 
@@ -101,6 +102,28 @@ def _pause_inside_stage(point: str) -> None:
             _pause(point)
 
     np.lib.format.write_array = write_array
+
+
+def tiny_files(seed: int) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """The tiny set as bytes, made without the builder: ``(manifest, {file name: bytes})``.
+
+    Its bytes depend on ``seed``, for tests that craft bundles or stage files by hand.
+    """
+    entries = []
+    files = {}
+    for role in sorted(ROLES):
+        length = 52 if "/layer" in role else 1
+        raw = npy_header("|u1", length, 128) + bytes([seed % 251]) * length
+        sha = hashlib.sha256(raw).hexdigest()
+        name = f"{role.replace('/', '.')}.{sha[:16]}.npy"
+        files[name] = raw
+        entries.append(
+            {"name": name, "role": role, "dtype": "|u1", "shape": [length], "offset": 128, "nbytes": length}
+        )
+        entries[-1]["sha256"] = sha
+    manifest = {"format_version": FORMAT_VERSION, "nodes": {d: [1] * n for d, n in DAGS.items()}, "files": entries}
+    return manifest, files
+
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,6 +16,7 @@ b"{'descr': '<u2', 'fortran_order': False, 'shape': (2704,), }"
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -40,6 +41,7 @@ __all__ = [
     "layer_role",
     "npy_header",
     "parse_manifest",
+    "sha256_file",
 ]
 
 #: Bumped whenever the card or value contract or the file layout changes.
@@ -332,3 +334,12 @@ def check_header(p: Path, f: dict[str, Any]) -> None:
         )
     if size != f["offset"] + f["nbytes"]:
         raise TableError(f"{p}: {size} bytes, expected {f['offset'] + f['nbytes']} (truncated or padded)")
+
+
+def sha256_file(path: str | os.PathLike[str]) -> str:
+    """The sha256 of a whole file, header included, as the manifest records it (64 hex digits)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()

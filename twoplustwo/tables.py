@@ -21,7 +21,6 @@ removed. The loader then reads the manifest again and starts over, at most
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import mmap
 import os
 import threading
@@ -36,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import pool
-from .format import DAGS, MANIFEST, TableError, check_header, check_shapes, layer_role, parse_manifest
+from .format import DAGS, MANIFEST, TableError, check_header, check_shapes, layer_role, parse_manifest, sha256_file
 
 __all__ = [
     "ENV_VAR",
@@ -130,14 +129,11 @@ class Tables:
         """Hash every file and compare with the manifest; raise :class:`TableError`."""
         for f in self.manifest["files"]:
             p = self.path / f["name"]
-            h = hashlib.sha256()
             try:
-                with open(p, "rb") as fh:
-                    for block in iter(lambda: fh.read(1 << 20), b""):  # noqa: B023 - used at once
-                        h.update(block)
+                digest = sha256_file(p)
             except OSError as e:
                 raise TableError(f"{p}: cannot be read to verify it ({e.strerror})") from None
-            if h.hexdigest() != f["sha256"]:
+            if digest != f["sha256"]:
                 raise TableError(f"{p}: content does not match its sha256 in the manifest (corrupt)")
 
 
