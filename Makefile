@@ -9,6 +9,7 @@ STAMP := $(VENV)/.installed
 all: tables
 
 # Two distributions: the runtime (this folder) and the builder (builder/).
+# setuptools and wheel in the venv let tests/test_house.py build both wheels offline.
 $(STAMP): pyproject.toml builder/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip 'setuptools>=77' wheel
