@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: all install tables test test-fast lint bench bench-peers bundle c-reader clean
+.PHONY: all install tables test test-fast test-asan lint bench bench-peers bundle c-reader clean
 
 all: tables
 
@@ -21,8 +21,15 @@ install: $(STAMP)
 tables: $(STAMP)
 	$(PY) -m twoplustwo_builder --if-missing
 
+# The whole suite on the C backend (the default where it was built), then the
+# runtime's own tests again on the numpy reference path.
 test: tables
 	$(PY) -m pytest -q
+	TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -m "not slow" twoplustwo tests/test_runtime.py tests/test_fuzz.py tests/test_tables.py tests/test_process_safety.py
+
+# The C core built with -fsanitize=address,undefined, exercised in a child Python.
+test-asan: tables
+	$(PY) -m pytest -q tests/test_backends.py -k "sanitizers or compiles"
 
 # Everything but the tests marked slow: a quick check while editing.
 test-fast: tables
@@ -45,5 +52,5 @@ c-reader:
 	$(MAKE) -C examples/c
 
 clean:
-	rm -rf $(VENV) .venv-peers tables/*.npy tables/manifest.json tables/.build-* tables/.lock tables/.publishing dist build *.egg-info builder/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis examples/c/eval
+	rm -rf $(VENV) .venv-peers twoplustwo/_core*.so tables/*.npy tables/manifest.json tables/.build-* tables/.lock tables/.publishing dist build *.egg-info builder/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis examples/c/eval
 	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 # Only numpy-backed modules here: importing the package must stay cheap and
 # must never pull in the table builder.
+from .backend import backend
 from .cards import RANKS, SUITS, format_card, format_cards, parse_card, parse_cards
 from .equity import PlayerEquity, equity, equity_table
 from .evaluate import best_five, evaluate, evaluate_batch
@@ -49,6 +50,7 @@ __all__ = [
     "PlayerEquity",
     "TableError",
     "Tables",
+    "backend",
     "best_five",
     "categories",
     "category_of",

@@ -41,6 +41,8 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__
+from .backend import ENV_VAR as BACKEND_VAR
+from .backend import backend
 from .cards import check_disjoint, format_cards, parse_words
 from .format import FORMAT_VERSION, TableError
 from .values import CATEGORIES, category_counts, describe, differs_from_published
@@ -148,6 +150,7 @@ def _cmd_info(args: argparse.Namespace) -> int:
     if isinstance(builder, dict) and "version" in builder:
         print(f"{'builder':<15} version {builder['version']}")
     print(f"{'load time':<15} {ms:.1f} ms (memory-mapped; manifest, headers and sizes checked)")
+    print(f"{'backend':<15} {backend()} (${BACKEND_VAR}: c or numpy)")
     print("nodes per depth:")
     rows = [["  dag", "nodes at depth 0..", "total"]]
     for dag, counts in sorted(t.nodes.items()):

@@ -32,10 +32,14 @@ __all__ = ["best_five", "evaluate", "evaluate_batch", "walk"]
 _BITS = tuple(1 << i for i in range(52)) + (0,) * 52
 
 
+def _count_error(n: int) -> ValueError:
+    return ValueError(f"a hand has 5, 6 or 7 cards, got {n}")
+
+
 def _evaluate_parsed(w: HandViews, cards: Sequence[int]) -> int:
     n = len(cards)
     if n not in (5, 6, 7):
-        raise ValueError(f"a hand has 5, 6 or 7 cards, got {n}")
+        raise _count_error(n)
     node = 0
     for layer, card in zip((w.l1, w.l2, w.l3, w.l4, w.l5, w.l6, w.l7), cards):
         node = layer[node * 52 + card]
@@ -57,7 +61,19 @@ def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]], *, 
     >>> evaluate(["Ah", "Ad", "Kc", "Kd", "Ks"])  # kings full of aces
     7284
     """
-    w = get_tables(tables).hand_views
+    t = get_tables(tables)
+    walker = t.walker
+    if walker is not None:
+        # C backend: distinct ints in a list or tuple are walked at once;
+        # anything else is parsed (which names a bad card) and walked.
+        value = walker.evaluate(cards)
+        if value is None:
+            parsed = parse_cards(cards)
+            value = walker.evaluate(parsed)
+            if value is None:
+                raise _count_error(len(parsed))
+        return int(value)
+    w = t.hand_views
     if type(cards) is tuple or type(cards) is list:
         hand: Any = cards  # any items at all: the checks below sort them out
         if len(hand) == 7:
@@ -114,6 +130,13 @@ def _first_bad_row(h: npt.NDArray[np.integer[Any]], base: int = 0) -> ValueError
         col = int(np.argmax(out[row]))
         return ValueError(f"hand {base + row}, card {col}: {h[row, col]} is out of range 0..51")
     return ValueError(f"hand {base + row}: duplicate card in {h[row].tolist()}")
+
+
+def _card_bytes(h: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint8] | None:
+    """``h`` as C-contiguous uint8 rows for the C walker, or None if a card is outside 0..51."""
+    if h.dtype != np.uint8 and h.size and (h.min() < 0 or h.max() > 51):
+        return None
+    return np.ascontiguousarray(h, dtype=np.uint8)
 
 
 def _checked_columns(h: npt.NDArray[np.integer]) -> npt.NDArray[np.uint8] | None:
@@ -198,13 +221,24 @@ def evaluate_batch(
         if h.size:
             raise ValueError(f"hands must be integers, got dtype {h.dtype}")
         h = np.zeros(h.shape, dtype=np.uint8)  # an empty list arrives as float64
-    layers = get_tables(tables).layers(f"dag{h.shape[1]}")
+    t = get_tables(tables)
+    layers = t.layers(f"dag{h.shape[1]}")
+    walker = t.walker
     out = np.empty(len(h), dtype=np.uint16)
 
     def part(lo: int, hi: int) -> int:
         """Fill rows lo..hi of ``out``; the start of the first step with a bad row, or -1."""
         for a in range(lo, hi, _CHUNK):
             b = min(a + _CHUNK, hi)
+            if walker is not None:
+                rows = _card_bytes(h[a:b])
+                if rows is not None and walker.walk_rows(rows, out[a:b], check) < 0:
+                    continue
+                if check:
+                    return a
+                # Unchecked rows with cards out of range: the numpy path's
+                # own result (some value, or an IndexError), never a read
+                # past the tables.
             # Each thread checks its own rows, so the check is split over the cores too.
             cols = _checked_columns(h[a:b]) if check else np.ascontiguousarray(h[a:b].T)
             if cols is None:

@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import pool
+from .backend import core
 from .format import DAGS, MANIFEST, TableError, check_header, check_shapes, layer_role, parse_manifest, sha256_file
 
 __all__ = [
@@ -124,6 +125,22 @@ class Tables:
     def hand_views(self) -> HandViews:
         """The arrays the single-hand path reads, made once per table set."""
         return HandViews(self)
+
+    @cached_property
+    def walker(self) -> Any:
+        """The C backend's walker over this set, or None on the numpy backend (made once per set)."""
+        module = core()
+        if module is None:
+            return None
+
+        def little(a: Array) -> Array:
+            # The C walker reads little-endian bytes, as the format stores them.
+            return a if a.dtype.str[0] in "<|" else a.astype(a.dtype.newbyteorder("<"))
+
+        dags = [[little(a) for a in self.layers(dag)] for dag in ("dag5", "dag6", "dag7")]
+        return module.Walker(
+            *dags, little(self.arrays["dag7/value5"]), little(self.arrays["dag7/value6"])
+        )
 
     def verify(self) -> None:
         """Hash every file and compare with the manifest; raise :class:`TableError`."""

@@ -1,0 +1,263 @@
+"""The C backend against the numpy reference: the same values on every hand, the same errors.
+
+The numpy path is the reference (``TWOPLUSTWO_BACKEND=numpy``); the C
+extension ``twoplustwo._core`` must agree with it everywhere. Each test
+builds one :class:`~twoplustwo.Tables` per backend over the same mapped
+arrays and compares what the public functions return or raise.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import twoplustwo as tp
+from twoplustwo.backend import ENV_VAR
+from twoplustwo.tables import Tables, load_tables
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = ROOT / "twoplustwo" / "_core.c"
+
+try:
+    from twoplustwo import _core  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - only without a C compiler at install time
+    _core = None
+
+needs_core = pytest.mark.skipif(_core is None, reason="twoplustwo._core was not built (no C compiler at install)")
+
+
+def _tables_with(backend: str, monkeypatch: pytest.MonkeyPatch) -> Tables:
+    base = load_tables()
+    monkeypatch.setenv(ENV_VAR, backend)
+    t = Tables(base.path, base.manifest, base.arrays)
+    _ = t.walker  # chosen now, while the variable says so
+    monkeypatch.delenv(ENV_VAR)
+    return t
+
+
+@pytest.fixture
+def both(monkeypatch: pytest.MonkeyPatch) -> tuple[Tables, Tables]:
+    """(C, numpy) table sets over the same arrays."""
+    if _core is None:
+        pytest.skip("twoplustwo._core was not built (no C compiler at install)")
+    c, ref = _tables_with("c", monkeypatch), _tables_with("numpy", monkeypatch)
+    assert c.walker is not None and ref.walker is None
+    return c, ref
+
+
+def outcome(call: Callable[[], Any]) -> tuple[str, str]:
+    try:
+        value = call()
+    except (ValueError, TypeError, IndexError) as e:
+        return type(e).__name__, str(e)
+    return "ok", repr(value.tolist() if isinstance(value, np.ndarray) else value)
+
+
+# ------------------------------------------------------------- every hand
+
+
+@needs_core
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_batches_agree_on_every_hand(n: int, both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    total = 0
+    # iter_hands walks the DAG with numpy; the C walk of the same rows must agree.
+    for cards, values in tp.iter_hands(n, chunk_size=1 << 21, tables=ref):
+        np.testing.assert_array_equal(tp.evaluate_batch(cards, tables=c), values)
+        total += len(values)
+    assert total == tp.count_hands(n)
+
+
+@needs_core
+def test_single_hands_agree_in_any_order(both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    rng = np.random.default_rng(17)
+    for _ in range(20_000):
+        hand = rng.choice(52, size=int(rng.integers(5, 8)), replace=False).tolist()
+        assert tp.evaluate(hand, tables=c) == tp.evaluate(hand, tables=ref), hand
+        assert tp.evaluate(tuple(hand), tables=c) == tp.evaluate(hand, tables=ref), hand
+
+
+@needs_core
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_random_batches_agree_on_threads(n: int, both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    rng = np.random.default_rng(n)
+    hands = np.argsort(rng.random((300_000, 52)), axis=1)[:, :n]
+    for dtype in (np.uint8, np.int16, np.int64):
+        h = hands.astype(dtype)
+        want = tp.evaluate_batch(h, tables=ref, threads=1)
+        for threads in (1, 2):
+            np.testing.assert_array_equal(tp.evaluate_batch(h, tables=c, threads=threads), want)
+            np.testing.assert_array_equal(tp.evaluate_batch(h, tables=c, threads=threads, check=False), want)
+
+
+# ------------------------------------------------------------------ errors
+
+BAD_HANDS: list[object] = [
+    [0, 1, 2, 3],
+    [0, 1, 2, 3, 4, 5, 6, 7],
+    [0, 1, 2, 3, 3],
+    [0, 1, 2, 3, 52],
+    [0, 1, 2, 3, -1],
+    [0, 1, 2, 3, 2**70],
+    [True, 1, 2, 3, 4],
+    [0.0, 1, 2, 3, 4],
+    [np.int64(4), 0, 1, 2, 3],
+    (0, 1, 2, 3, 4, 5, 6),
+    "As Ks Qs Js Ts",
+    "As Ks Qs Js Js",
+    "As Ks Qs Jx Ts",
+    np.array([51, 47, 43, 39, 35]),
+    None,
+    {0: 1},
+]
+
+
+@needs_core
+@pytest.mark.parametrize("hand", BAD_HANDS, ids=repr)
+def test_single_hand_outcomes_are_the_same(hand: object, both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    assert outcome(lambda: tp.evaluate(hand, tables=c)) == outcome(lambda: tp.evaluate(hand, tables=ref))  # type: ignore[arg-type]
+
+
+BAD_BATCHES: list[object] = [
+    [[0, 1, 2, 3, 4], [0, 1, 2, 3, 3]],
+    [[0, 1, 2, 3, 4], [0, 1, 2, 3, 52]],
+    [[0, 1, 2, 3, 4], [0, 1, 2, 3, -5]],
+    np.array([[0, 1, 2, 3, 4]] * 600_000 + [[9, 9, 1, 2, 3]], dtype=np.uint8),
+    np.array([[0, 1, 2, 3, 300]], dtype=np.int64),
+    [[0, 1, 2, 3]],
+    [[0.5, 1, 2, 3, 4]],
+]
+
+
+@needs_core
+@pytest.mark.parametrize("check", [True, False])
+@pytest.mark.parametrize("hands", BAD_BATCHES, ids=lambda h: repr(h)[:40])
+def test_batch_outcomes_are_the_same(hands: object, check: bool, both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    for threads in (1, 2):
+        got = outcome(lambda: tp.evaluate_batch(hands, tables=c, check=check, threads=threads))  # type: ignore[arg-type]  # noqa: B023
+        want = outcome(lambda: tp.evaluate_batch(hands, tables=ref, check=check, threads=threads))  # type: ignore[arg-type]  # noqa: B023
+        assert got == want
+
+
+@needs_core
+def test_unchecked_cards_far_out_of_range_never_read_past_the_tables(both: tuple[Tables, Tables]) -> None:
+    c, _ = both
+    rows = np.array([[0, 1, 2, 3, 255]], dtype=np.uint8)
+    out = np.zeros(1, dtype=np.uint16)
+    # The walker refuses the row (index 0) instead of reading entry 255 of a 52-wide row.
+    assert c.walker.walk_rows(rows, out, False) == 0
+
+
+# ------------------------------------------------------------ choosing
+
+def test_backend_reports_what_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, "numpy")
+    assert tp.backend() == "numpy"
+    monkeypatch.setenv(ENV_VAR, "")
+    assert tp.backend() == ("numpy" if _core is None else "c")
+    monkeypatch.setenv(ENV_VAR, "fortran")
+    with pytest.raises(ValueError, match="must be 'c', 'numpy' or unset"):
+        tp.backend()
+
+
+@needs_core
+def test_info_names_the_backend() -> None:
+    for choice in ("c", "numpy"):
+        r = subprocess.run(
+            [sys.executable, "-m", "twoplustwo", "info"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, ENV_VAR: choice},
+            timeout=60,
+        )
+        assert r.returncode == 0, r.stderr
+        assert f"backend         {choice} " in r.stdout
+
+
+# ---------------------------------------------------------- the C source
+
+
+def _compile(tmp: Path, *flags: str) -> Path:
+    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler on PATH")
+    out = tmp / ("_core" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
+    cmd = [
+        cc, "-shared", "-fPIC", "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", *flags,
+        f"-I{sysconfig.get_paths()['include']}", str(SOURCE), "-o", str(out),
+    ]  # fmt: skip
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, f"{' '.join(cmd)}\n{r.stderr}"
+    return out
+
+
+def test_the_core_compiles_without_warnings(tmp_path: Path) -> None:
+    _compile(tmp_path)
+
+
+@pytest.fixture
+def sanitized_core(tmp_path: Path) -> Iterator[Path]:
+    """A copy of the package whose _core is built with ASan and UBSan."""
+    pkg = tmp_path / "pkg"
+    shutil.copytree(ROOT / "twoplustwo", pkg / "twoplustwo", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    try:
+        _compile(pkg / "twoplustwo", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-g")
+    except AssertionError as e:
+        if "sanitize" in str(e) and ("cannot find" in str(e) or "unrecognized" in str(e)):
+            pytest.skip(f"the compiler cannot build with sanitizers: {e}")
+        raise
+    yield pkg
+
+
+@pytest.mark.slow
+def test_the_core_under_address_and_undefined_sanitizers(sanitized_core: Path) -> None:
+    cc = shutil.which("gcc") or shutil.which("cc")
+    asan = subprocess.run([cc or "cc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    if not asan or not Path(asan).exists():
+        pytest.skip("libasan.so not found to preload into Python")
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(sanitized_core),
+        "LD_PRELOAD": asan,
+        "ASAN_OPTIONS": "detect_leaks=0",
+        ENV_VAR: "c",
+        "TWOPLUSTWO_TABLES": str(load_tables().path),
+    }
+    code = """
+import numpy as np, twoplustwo as tp
+assert tp._core.__file__.startswith(PKG), tp._core.__file__
+rng = np.random.default_rng(5)
+for n in (5, 6, 7):
+    h = np.argsort(rng.random((100_000, 52)), axis=1)[:, :n].astype(np.uint8)
+    c = tp.evaluate_batch(h, threads=2)
+    for row, v in zip(h[:2000].tolist(), c[:2000].tolist()):
+        assert tp.evaluate(row) == v
+    bad = h.copy(); bad[-1, 0] = 200
+    try:
+        tp.evaluate_batch(bad, check=False)  # the numpy path's IndexError, never a read past the tables
+    except IndexError:
+        pass
+for hand in ([0, 1, 2, 3], [0, 1, 2, 3, 3], [0, 1, 2, 3, 2**70], "As Ks Qs Js Ts"):
+    try:
+        tp.evaluate(hand)
+    except ValueError:
+        pass
+print("ok")
+""".replace("PKG", repr(str(sanitized_core)))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=sanitized_core,
+                       timeout=300)  # fmt: skip
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-4000:]
