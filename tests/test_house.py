@@ -45,7 +45,9 @@ def _imports(path: Path) -> list[tuple[str, list[str]]]:
                 base = ".".join(anchor + ([base] if base else []))
             names = [alias.name for alias in node.names]
             # "from . import pool" imports the module twoplustwo.pool.
-            submodules = [f"{base}.{n}" for n in names if (ROOT / base.replace(".", "/") / f"{n}.py").exists()]
+            folder = ROOT / base.replace(".", "/")
+            # A submodule is a .py file or a C extension's source (twoplustwo/_core.c).
+            submodules = [f"{base}.{n}" for n in names if (folder / f"{n}.py").exists() or (folder / f"{n}.c").exists()]
             if submodules:
                 out += [(m, []) for m in submodules]
             else:
