@@ -79,6 +79,59 @@ def test_batches_agree_on_every_hand(n: int, both: tuple[Tables, Tables]) -> Non
 
 
 @needs_core
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_single_hand_tables_agree_with_the_dag_on_every_hand(n: int, both: tuple[Tables, Tables]) -> None:
+    # The single-hand path reads small tables derived from dag7 (rank
+    # multisets and flush masks), not the DAG: hold them against it everywhere.
+    c, ref = both
+    total = 0
+    for cards, values in tp.iter_hands(n, chunk_size=1 << 22, tables=ref):
+        out = np.empty(len(values), dtype=np.uint16)
+        assert c.walker.small_rows(cards, out) is True  # the single-hand path uses them
+        np.testing.assert_array_equal(out, values)
+        total += len(values)
+    assert total == tp.count_hands(n)
+
+
+@needs_core
+def test_tables_of_other_values_walk_the_dag_for_single_hands() -> None:
+    # The conformance fixtures' tiny set holds values that rank no poker
+    # hands: the small tables cannot stand for it, and single hands must
+    # still give what the DAG gives.
+    t = load_tables(ROOT / "tables" / "conformance" / "cases" / "valid")
+    assert t.walker.small_rows(np.zeros((0, 5), dtype=np.uint8), np.zeros(0, dtype=np.uint16)) is False
+    rng = np.random.default_rng(29)
+    hands = np.array([rng.permutation(52)[:7] for _ in range(500)], dtype=np.uint8)
+    want = tp.evaluate_batch(hands, tables=t)
+    assert [tp.evaluate(h, tables=t) for h in hands.tolist()] == want.tolist()
+
+
+@needs_core
+def test_the_default_tables_take_the_c_entry_point(both: tuple[Tables, Tables]) -> None:
+    _, ref = both
+    assert type(tp.evaluate).__name__ == "builtin_function_or_method"
+    rng = np.random.default_rng(23)
+    for _ in range(20_000):
+        hand = rng.choice(52, size=int(rng.integers(5, 8)), replace=False).tolist()
+        assert tp.evaluate(hand) == tp.evaluate(hand, tables=ref), hand
+    for hand in BAD_HANDS:
+        assert outcome(lambda: tp.evaluate(hand)) == outcome(lambda: tp.evaluate(hand, tables=ref))  # type: ignore[arg-type]  # noqa: B023
+    with pytest.raises(TypeError):
+        tp.evaluate([0, 1, 2, 3, 4], [5])  # type: ignore[misc]
+
+
+@needs_core
+def test_the_c_entry_point_follows_clear_cache() -> None:
+    from twoplustwo.tables import clear_cache, get_tables
+
+    before = get_tables()
+    clear_cache()
+    assert tp.evaluate("As Ks Qs Js Ts") == 7462  # loads the default set again
+    assert get_tables() is not before
+
+
+@needs_core
 def test_single_hands_agree_in_any_order(both: tuple[Tables, Tables]) -> None:
     c, ref = both
     rng = np.random.default_rng(17)

@@ -33,7 +33,29 @@ typedef struct {
     PyObject *owners; /* the buffers' owners, kept alive */
     Py_buffer *views;
     Py_ssize_t n_views;
+    /* Cache-sized tables for single hands, derived from dag7 on first use:
+     * the value of each sorted rank multiset of 5, 6 or 7 cards that makes no
+     * flush (index: its colex rank), and of each set of suited ranks that
+     * makes a flush (index: the 13-bit rank mask). */
+    uint16_t *by_ranks[3];
+    uint16_t *flush;
+    int small_ok; /* 1: the small tables agree with the DAG; 0: walk the DAG */
 } Walker;
+
+static PyTypeObject WalkerType;
+
+/* choose[n][k] for the colex rank of a multiset of up to 7 ranks 0..12:
+ * sorted r1 <= ... <= rk maps to the set {r_i + i - 1}, subsets of 0..18. */
+static uint32_t choose[20][8];
+static const uint32_t n_multisets[3] = {6188, 18564, 50388}; /* C(17,5), C(18,6), C(19,7) */
+
+static void fill_choose(void) {
+    for (int n = 0; n < 20; n++) {
+        choose[n][0] = 1;
+        for (int k = 1; k < 8; k++)
+            choose[n][k] = n == 0 ? 0 : choose[n - 1][k - 1] + choose[n - 1][k];
+    }
+}
 
 static inline uint32_t get(const unsigned char *p, int width, size_t i) {
     /* The format is little-endian whatever the host (tables/README.md, section 3). */
@@ -57,6 +79,9 @@ static inline uint32_t walk(const struct dag *d, const unsigned char *cards, int
 }
 
 static void Walker_dealloc(Walker *self) {
+    for (int i = 0; i < 3; i++)
+        PyMem_Free(self->by_ranks[i]);
+    PyMem_Free(self->flush);
     for (Py_ssize_t i = 0; i < self->n_views; i++)
         PyBuffer_Release(&self->views[i]);
     PyMem_Free(self->views);
@@ -125,14 +150,123 @@ static PyObject *Walker_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     return (PyObject *)self;
 }
 
+/* The value of n cards (already checked) through dag7 and its value arrays. */
+static uint32_t dag_value(const Walker *self, const unsigned char *cards, int n) {
+    uint32_t node = walk(&self->dag[2], cards, n);
+    return n == 7 ? node : get(self->value[n - 5], self->value_width[n - 5], node);
+}
+
+static int sample_agrees(const Walker *self);
+
+/* Every entry comes from the DAG itself, so the small tables can only ever
+ * agree with it (and the tests compare them on every hand). */
+static int build_small_tables(Walker *self) {
+    for (int t = 0; t < 3; t++) {
+        int n = 5 + t;
+        uint16_t *table = PyMem_Calloc(n_multisets[t], sizeof(uint16_t));
+        if (table == NULL)
+            return -1;
+        self->by_ranks[t] = table;
+        /* Every non-decreasing n-tuple of ranks, at most four of each. */
+        int r[7];
+        for (int i = 0; i < n; i++)
+            r[i] = 0;
+        for (;;) {
+            int ok = 1;
+            for (int i = 4; i < n && ok; i++)
+                ok = r[i] != r[i - 4];
+            if (ok) {
+                /* Suits in turn: equal ranks get different suits, no suit five times. */
+                unsigned char cards[7];
+                uint32_t index = 0;
+                for (int i = 0; i < n; i++) {
+                    cards[i] = (unsigned char)(r[i] * 4 + i % 4);
+                    index += choose[r[i] + i][i + 1];
+                }
+                table[index] = (uint16_t)dag_value(self, cards, n);
+            }
+            int i = n - 1;
+            while (i >= 0 && r[i] == 12)
+                i--;
+            if (i < 0)
+                break;
+            r[i]++;
+            for (int j = i + 1; j < n; j++)
+                r[j] = r[i];
+        }
+    }
+    self->flush = PyMem_Calloc(1 << 13, sizeof(uint16_t));
+    if (self->flush == NULL)
+        return -1;
+    for (unsigned mask = 0; mask < (1u << 13); mask++) {
+        unsigned char cards[7];
+        int n = 0, bits = 0;
+        for (int r = 0; r < 13; r++) {
+            if (mask >> r & 1) {
+                bits++;
+                if (n < 7)
+                    cards[n++] = (unsigned char)(r * 4);
+            }
+        }
+        /* Five to seven suited cards: the best hand of seven cards holding
+         * them is their flush (or straight flush), whatever the others are. */
+        if (bits >= 5 && bits <= 7)
+            self->flush[mask] = (uint16_t)dag_value(self, cards, n);
+    }
+    self->small_ok = sample_agrees(self);
+    return 0;
+}
+
+static inline uint32_t small_value(const Walker *self, const unsigned char *cards, int n);
+
+/* The small tables stand for the DAG only if its values follow Hold'em's
+ * ranking (a value depends on the rank multiset, or on the suited ranks of a
+ * flush). Real tables do (the tests check every hand); a table set of other
+ * values, such as the conformance fixtures' tiny set, shows it on a sample of
+ * hands, and then every single hand walks the DAG instead. */
+static int sample_agrees(const Walker *self) {
+    uint64_t state = 0x9E3779B97F4A7C15u;
+    for (int trial = 0; trial < 4096; trial++) {
+        int n = 5 + trial % 3;
+        unsigned char cards[7];
+        uint64_t used = 0;
+        for (int i = 0; i < n;) {
+            state = state * 6364136223846793005u + 1442695040888963407u;
+            unsigned char c = (unsigned char)((state >> 33) % 52);
+            if (!(used >> c & 1)) {
+                used |= (uint64_t)1 << c;
+                cards[i++] = c;
+            }
+        }
+        if (small_value(self, cards, n) != dag_value(self, cards, n))
+            return 0;
+    }
+    return 1;
+}
+
+/* The value of n distinct cards 0..51 from the small tables. */
+static inline uint32_t small_value(const Walker *self, const unsigned char *cards, int n) {
+    unsigned counts[13] = {0};
+    unsigned suited[4] = {0}, per_suit[4] = {0};
+    for (int i = 0; i < n; i++) {
+        counts[cards[i] >> 2]++;
+        suited[cards[i] & 3] |= 1u << (cards[i] >> 2);
+        per_suit[cards[i] & 3]++;
+    }
+    for (int s = 0; s < 4; s++)
+        if (per_suit[s] >= 5)
+            return self->flush[suited[s]];
+    uint32_t index = 0;
+    int i = 0;
+    for (int r = 0; r < 13; r++)
+        for (unsigned c = 0; c < counts[r]; c++, i++)
+            index += choose[r + i][i + 1];
+    return self->by_ranks[n - 5][index];
+}
+
 /* evaluate(cards) -> int | None: the value of a list or tuple of 5-7
  * distinct ints 0..51, else None (Python then parses and explains). */
-static PyObject *Walker_evaluate(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 1) {
-        PyErr_SetString(PyExc_TypeError, "evaluate() takes one argument");
-        return NULL;
-    }
-    PyObject *seq = args[0];
+static PyObject *fast_value(Walker *self, PyObject *seq) {
     PyObject **items;
     Py_ssize_t n;
     if (PyList_CheckExact(seq)) {
@@ -162,11 +296,69 @@ static PyObject *Walker_evaluate(Walker *self, PyObject *const *args, Py_ssize_t
         seen |= bit;
         cards[i] = (unsigned char)c;
     }
-    const struct dag *d = &self->dag[2];
-    uint32_t node = walk(d, cards, (int)n);
-    if (n < 7)
-        node = get(self->value[n - 5], self->value_width[n - 5], node);
-    return PyLong_FromUnsignedLong(node);
+    if (self->flush == NULL && build_small_tables(self) < 0)
+        return PyErr_NoMemory();
+    if (!self->small_ok)
+        return PyLong_FromUnsignedLong(dag_value(self, cards, (int)n));
+    return PyLong_FromUnsignedLong(small_value(self, cards, (int)n));
+}
+
+static PyObject *Walker_evaluate(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "evaluate() takes one argument");
+        return NULL;
+    }
+    return fast_value(self, args[0]);
+}
+
+/* The default table set's walker and the Python evaluate that does the
+ * rest (parsing, errors, other table sets), set by twoplustwo.tables and
+ * twoplustwo.evaluate. */
+static PyObject *default_walker = NULL;
+static PyObject *fallback = NULL;
+
+static PyObject *core_set_default(PyObject *module, PyObject *walker) {
+    (void)module;
+    if (walker != Py_None && !PyObject_TypeCheck(walker, &WalkerType)) {
+        PyErr_SetString(PyExc_TypeError, "set_default takes a Walker or None");
+        return NULL;
+    }
+    Py_XSETREF(default_walker, walker == Py_None ? NULL : Py_NewRef(walker));
+    Py_RETURN_NONE;
+}
+
+static PyObject *core_set_fallback(PyObject *module, PyObject *fn) {
+    (void)module;
+    if (!PyCallable_Check(fn)) {
+        PyErr_SetString(PyExc_TypeError, "set_fallback takes a callable");
+        return NULL;
+    }
+    Py_XSETREF(fallback, Py_NewRef(fn));
+    Py_RETURN_NONE;
+}
+
+/* evaluate(cards, *, tables=None): the default tables' single-hand path
+ * without a Python frame; everything else goes to the fallback. */
+static PyObject *core_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwnames) {
+    (void)module;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    int plain = nargs == 1 && kwnames == NULL && default_walker != NULL;
+    if (nargs == 1 && kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 1 && args[1] == Py_None &&
+        default_walker != NULL) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, 0);
+        plain = PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "tables") == 0;
+    }
+    if (plain) {
+        PyObject *value = fast_value((Walker *)default_walker, args[0]);
+        if (value != Py_None)
+            return value;
+        Py_DECREF(value);
+    }
+    if (fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "twoplustwo._core.evaluate has no fallback set");
+        return NULL;
+    }
+    return PyObject_Vectorcall(fallback, args, nargsf, kwnames);
 }
 
 /* One layer for m rows: node[i] = layer[node[i] * 52 + cards[i * stride]].
@@ -275,7 +467,51 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
     return PyLong_FromSsize_t(bad);
 }
 
+/* small_rows(hands, out): like walk_rows, but through the small tables of
+ * the single-hand path, with no checks (rows must be distinct cards 0..51).
+ * It exists so the tests can hold those tables against the DAG on every hand. */
+static PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "small_rows(hands, out)");
+        return NULL;
+    }
+    if (self->flush == NULL && build_small_tables(self) < 0)
+        return PyErr_NoMemory();
+    Py_buffer in, out;
+    if (PyObject_GetBuffer(args[0], &in, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[1], &out, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_ND) < 0) {
+        PyBuffer_Release(&in);
+        return NULL;
+    }
+    int ok = in.ndim == 2 && in.itemsize == 1 && in.shape[1] >= 5 && in.shape[1] <= 7 && out.ndim == 1 &&
+             out.itemsize == 2 && out.shape[0] == in.shape[0];
+    if (ok) {
+        const unsigned char *h = in.buf;
+        int k = (int)in.shape[1];
+        uint16_t *values = out.buf;
+        for (Py_ssize_t r = 0; r < in.shape[0]; r++)
+            ok &= h[r * k] <= 51; /* cheap guard; the caller guarantees the rest */
+        if (ok) {
+            Py_BEGIN_ALLOW_THREADS
+            for (Py_ssize_t r = 0; r < in.shape[0]; r++)
+                values[r] = (uint16_t)small_value(self, h + r * k, k);
+            Py_END_ALLOW_THREADS
+        }
+    }
+    PyBuffer_Release(&in);
+    PyBuffer_Release(&out);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "small_rows takes (N, 5..7) uint8 rows of cards 0..51 and a uint16 out");
+        return NULL;
+    }
+    return PyBool_FromLong(self->small_ok);
+}
+
 static PyMethodDef Walker_methods[] = {
+    {"small_rows", (PyCFunction)(void (*)(void))Walker_small_rows, METH_FASTCALL,
+     "small_rows(hands, out) -> bool: values through the single-hand tables (for tests); "
+     "whether the single-hand path uses them"},
     {"evaluate", (PyCFunction)(void (*)(void))Walker_evaluate, METH_FASTCALL,
      "evaluate(cards) -> int | None: value of 5-7 distinct ints 0..51 in a list or tuple, else None"},
     {"walk_rows", (PyCFunction)(void (*)(void))Walker_walk_rows, METH_FASTCALL,
@@ -294,11 +530,22 @@ static PyTypeObject WalkerType = {
     .tp_methods = Walker_methods,
 };
 
+static PyMethodDef core_functions[] = {
+    {"evaluate", (PyCFunction)(void (*)(void))core_evaluate, METH_FASTCALL | METH_KEYWORDS,
+     "evaluate(cards, *, tables=None) -> int: value (1..7462) of one hand of 5, 6 or 7 cards.\n\n"
+     "See twoplustwo.evaluate.evaluate for the arguments and errors; this is its C entry point."},
+    {"set_default", core_set_default, METH_O, "set_default(walker): the default tables' walker, or None"},
+    {"set_fallback", core_set_fallback, METH_O, "set_fallback(fn): the Python evaluate for everything else"},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "_core", "The C backend of twoplustwo's hot paths.", -1, NULL, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_core", "The C backend of twoplustwo's hot paths.", -1, core_functions, NULL, NULL, NULL,
+    NULL,
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
+    fill_choose();
     if (PyType_Ready(&WalkerType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);

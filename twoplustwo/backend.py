@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-__all__ = ["BACKENDS", "ENV_VAR", "backend", "core"]
+__all__ = ["BACKENDS", "ENV_VAR", "backend", "core", "extension"]
 
 ENV_VAR = "TWOPLUSTWO_BACKEND"
 #: The backends there are, fastest first.
@@ -33,6 +33,11 @@ def _import_core() -> ModuleType | None:
 
 
 _core_module = _import_core()
+
+
+def extension() -> ModuleType | None:
+    """The C extension module if it was built, whatever backend is chosen."""
+    return _core_module
 
 
 def core() -> ModuleType | None:

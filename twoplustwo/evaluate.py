@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import pool
+from .backend import core, extension
 from .cards import CardLike, format_cards, parse_cards
 from .format import TableError
 from .tables import HandViews, Tables, get_tables
@@ -50,7 +51,7 @@ def _evaluate_parsed(w: HandViews, cards: Sequence[int]) -> int:
     return node
 
 
-def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]], *, tables: Tables | None = None) -> int:
+def _evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]], *, tables: Tables | None = None) -> int:
     """Value (1..7462) of one hand of 5, 6 or 7 cards, in any order.
 
     ``cards`` is a sequence of ints 0..51 or card strings, or one string
@@ -64,15 +65,15 @@ def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]], *, 
     t = get_tables(tables)
     walker = t.walker
     if walker is not None:
-        # C backend: distinct ints in a list or tuple are walked at once;
-        # anything else is parsed (which names a bad card) and walked.
-        value = walker.evaluate(cards)
+        # C backend: distinct ints in a list or tuple are evaluated at once;
+        # anything else is parsed (which names a bad card), then evaluated.
+        value: int | None = walker.evaluate(cards)
         if value is None:
             parsed = parse_cards(cards)
             value = walker.evaluate(parsed)
             if value is None:
                 raise _count_error(len(parsed))
-        return int(value)
+        return value
     w = t.hand_views
     if type(cards) is tuple or type(cards) is list:
         hand: Any = cards  # any items at all: the checks below sort them out
@@ -108,6 +109,24 @@ def evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]], *, 
         if ints is not None:
             return _evaluate_parsed(w, ints)
     return _evaluate_parsed(w, parse_cards(cards))
+
+
+_evaluate.__name__ = _evaluate.__qualname__ = "evaluate"
+
+
+def _entry_point() -> Any:
+    """The C extension's evaluate (the default tables without a Python frame), or None."""
+    ext = extension()
+    if ext is None or core() is None:
+        return None
+    ext.set_fallback(_evaluate)
+    return ext.evaluate
+
+
+if TYPE_CHECKING:
+    evaluate = _evaluate
+else:
+    evaluate = _entry_point() or _evaluate
 
 
 def _distinct_ints(cards: Sequence[Any]) -> Sequence[int] | None:

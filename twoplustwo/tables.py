@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import pool
-from .backend import core
+from .backend import core, extension
 from .format import DAGS, MANIFEST, TableError, check_header, check_shapes, layer_role, parse_manifest, sha256_file
 
 __all__ = [
@@ -284,6 +284,9 @@ def clear_cache() -> None:
     global _cached
     with _lock:
         _cached = None
+        ext = extension()
+        if ext is not None:
+            ext.set_default(None)
 
 
 def get_tables(tables: Tables | None = None) -> Tables:
@@ -305,7 +308,13 @@ def _load_default() -> Tables:
     global _cached
     with _lock:
         if _cached is None:
-            _cached = load_tables()
+            t = load_tables()
+            ext = extension()
+            if ext is not None:
+                # The C entry point of evaluate() serves the default set
+                # without a Python frame (None on the numpy backend).
+                ext.set_default(t.walker)
+            _cached = t
         return _cached
 
 
