@@ -107,6 +107,11 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
             ratios = " / ".join(versus(m, t, "rate") for m, t in zip(mine, theirs)) if threads == 1 else ""
             oracle = " / ".join(map(mega, theirs)) if ratios else ""
             add(label, " / ".join(map(mega, mine)) + " hands/s", oracle, ratios)
+        if p := rt.get("prefix"):
+            per, whole = p["prefix_s"] / p["boards"] * 1e6, p["batch_s"] / p["boards"] * 1e6
+            add(f"{p['holes_per_board']:,} hole pairs against one river board, `prefix(board).evaluate_batch`",
+                f"{per:.0f} µs a board", f"{whole:.0f} µs (`evaluate_batch` of the 7-card rows)",
+                versus(p["prefix_s"], p["batch_s"], "time"))
     if ex := res.get("exhaustive"):
         r = ex["routes"]
         oracle_s = pick(r, route="all_hands + specialk")["seconds"]

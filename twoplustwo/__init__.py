@@ -20,6 +20,7 @@ from .format import FORMAT_VERSION, TableError
 from .histograms import histogram
 from .iterate import count_hands, iter_hands
 from .pool import MAX_THREADS
+from .prefix import Prefix, prefix
 from .tables import Tables, load_tables
 from .values import (
     CATEGORIES,
@@ -48,6 +49,7 @@ __all__ = [
     "Category",
     "HandDescription",
     "PlayerEquity",
+    "Prefix",
     "TableError",
     "Tables",
     "backend",
@@ -67,6 +69,7 @@ __all__ = [
     "load_tables",
     "parse_card",
     "parse_cards",
+    "prefix",
     "value_from_code",
 ]
 __version__ = "0.1.0"

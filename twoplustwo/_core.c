@@ -22,6 +22,7 @@
 struct dag {
     const unsigned char *layer[MAX_DEPTH]; /* layer k+1 of the DAG */
     int width[MAX_DEPTH];                  /* bytes per entry: 1, 2 or 4 */
+    size_t entries[MAX_DEPTH];             /* entries of layer k+1: 52 per node at depth k */
     int depth;                             /* cards per hand: 5, 6 or 7 */
 };
 
@@ -134,6 +135,8 @@ static PyObject *Walker_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
         self->dag[d].depth = (int)n;
         for (Py_ssize_t k = 0; k < n; k++) {
             self->dag[d].layer[k] = take(self, PySequence_Fast_GET_ITEM(seq, k), &self->dag[d].width[k]);
+            if (self->dag[d].layer[k] != NULL)
+                self->dag[d].entries[k] = (size_t)(self->views[self->n_views - 1].len / self->dag[d].width[k]);
             if (self->dag[d].layer[k] == NULL) {
                 Py_DECREF(seq);
                 Py_DECREF(self);
@@ -397,13 +400,23 @@ static void step(const unsigned char *layer, int width, uint32_t *node, const un
  * holding a card over 51, or with check a duplicate, stops the walk and its
  * index is returned; else -1. The GIL is released while walking. */
 static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "walk_rows(hands, out, check)");
+    if (nargs != 3 && nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "walk_rows(hands, out, check[, depth, start, held])");
         return NULL;
     }
     int check = PyObject_IsTrue(args[2]);
     if (check < 0)
         return NULL;
+    /* Rows may continue a walk: from node `start` at `depth` (a prefix's cards). */
+    long depth = 0, start = 0;
+    uint64_t held = 0; /* the prefix's cards: with check, a row holding one is bad */
+    if (nargs == 6) {
+        depth = PyLong_AsLong(args[3]);
+        start = PyLong_AsLong(args[4]);
+        held = PyLong_AsUnsignedLongLongMask(args[5]);
+        if (PyErr_Occurred())
+            return NULL;
+    }
     Py_buffer in, out;
     if (PyObject_GetBuffer(args[0], &in, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_ND) < 0)
         return NULL;
@@ -413,10 +426,13 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
     }
     Py_ssize_t bad = -1;
     const char *error = NULL;
-    if (in.ndim != 2 || in.itemsize != 1 || in.shape[1] < 5 || in.shape[1] > 7)
-        error = "hands must be a C-contiguous (N, 5..7) uint8 array";
+    if (in.ndim != 2 || in.itemsize != 1 || depth < 0 || depth + in.shape[1] < 5 || depth + in.shape[1] > 7 ||
+        in.shape[1] < 1)
+        error = "hands must be a C-contiguous (N, k) uint8 array with depth + k in 5..7";
     else if (out.ndim != 1 || out.itemsize != 2 || out.shape[0] != in.shape[0])
         error = "out must be a C-contiguous uint16 array of one entry per hand";
+    else if (start < 0 || (size_t)start >= self->dag[depth + in.shape[1] - 5].entries[depth] / 52)
+        error = "start is not a node of that depth"; /* its row would lie outside the layer */
     if (error != NULL) {
         PyBuffer_Release(&in);
         PyBuffer_Release(&out);
@@ -425,7 +441,7 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
     }
     Py_ssize_t rows = in.shape[0];
     int k = (int)in.shape[1];
-    const struct dag *d = &self->dag[k - 5];
+    const struct dag *d = &self->dag[depth + k - 5];
     const unsigned char *h = (const unsigned char *)in.buf;
     uint16_t *values = (uint16_t *)out.buf;
     Py_BEGIN_ALLOW_THREADS
@@ -437,11 +453,11 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
         int m = rows - r0 < BLOCK ? (int)(rows - r0) : BLOCK;
         const unsigned char *block = h + r0 * k;
         /* Cards over 51 are always caught, so no walk can leave the arrays;
-         * duplicates only with check (unchecked they give some value, as on
-         * the numpy path). */
+         * duplicates, and cards the prefix holds, only with check (unchecked
+         * they give some value, as on the numpy path). */
         for (int i = 0; i < m; i++) {
             const unsigned char *c = block + i * k;
-            uint64_t seen = 0;
+            uint64_t seen = check ? held : 0;
             int ok = 1;
             for (int j = 0; j < k; j++) {
                 uint64_t bit = (uint64_t)1 << (c[j] & 63);
@@ -452,12 +468,12 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
                 bad = r0 + i;
                 break;
             }
-            node[i] = 0;
+            node[i] = (uint32_t)start;
         }
         if (bad >= 0)
             break;
         for (int j = 0; j < k; j++)
-            step(d->layer[j], d->width[j], node, block + j, k, m);
+            step(d->layer[depth + j], d->width[depth + j], node, block + j, k, m);
         for (int i = 0; i < m; i++)
             values[r0 + i] = (uint16_t)node[i];
     }

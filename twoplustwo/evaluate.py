@@ -27,7 +27,7 @@ from .cards import CardLike, format_cards, parse_cards
 from .format import TableError
 from .tables import HandViews, Tables, get_tables
 
-__all__ = ["best_five", "evaluate", "evaluate_batch", "walk"]
+__all__ = ["as_hands", "best_five", "evaluate", "evaluate_batch", "walk", "walk_batch"]
 
 
 _BITS = tuple(1 << i for i in range(52)) + (0,) * 52
@@ -139,15 +139,20 @@ def _distinct_ints(cards: Sequence[Any]) -> Sequence[int] | None:
     return cards if m.bit_count() == len(cards) else None
 
 
-def _first_bad_row(h: npt.NDArray[np.integer[Any]], base: int = 0) -> ValueError:
-    """The error for the first row that is out of range or holds a duplicate; rows count from ``base``."""
+def _first_bad_row(h: npt.NDArray[np.integer[Any]], base: int = 0, held: Sequence[int] = ()) -> ValueError:
+    """The error for the first row out of range, with a duplicate or with a ``held`` card; rows count from ``base``."""
     out = (h < 0) | (h > 51)
     s = np.sort(np.where(out, -1, h), axis=1)
     dup = (s[:, 1:] == s[:, :-1]).any(axis=1)
-    row = int(np.argmax(out.any(axis=1) | dup))
+    clash: npt.NDArray[np.bool_] = np.zeros(len(h), dtype=bool)
+    if len(held):
+        clash = np.asarray(np.isin(h, np.array(held, dtype=np.int64)).any(axis=1))
+    row = int(np.argmax(out.any(axis=1) | dup | clash))
     if out[row].any():
         col = int(np.argmax(out[row]))
         return ValueError(f"hand {base + row}, card {col}: {h[row, col]} is out of range 0..51")
+    if clash[row]:
+        return ValueError(f"hand {base + row}: {h[row].tolist()} shares a card with the prefix {format_cards(held)}")
     return ValueError(f"hand {base + row}: duplicate card in {h[row].tolist()}")
 
 
@@ -177,11 +182,12 @@ def _checked_columns(h: npt.NDArray[np.integer]) -> npt.NDArray[np.uint8] | None
 
 
 def _walk_columns(
-    layers: list[npt.NDArray[np.unsignedinteger]], cols: npt.NDArray[np.integer]
+    layers: list[npt.NDArray[np.unsignedinteger]], cols: npt.NDArray[np.integer], start: int = 0
 ) -> npt.NDArray[np.unsignedinteger]:
     if not np.can_cast(cols.dtype, np.intp):
         cols = cols.astype(np.intp)
-    node = layers[0][cols[0]].astype(np.intp)
+    first = cols[0] if not start else cols[0].astype(np.intp) + start * 52
+    node = layers[0][first].astype(np.intp)
     for j, layer in enumerate(layers[1:], start=1):
         node *= 52
         node += cols[j]
@@ -228,22 +234,51 @@ def evaluate_batch(
     [7452, 5854]
     """
     workers = pool.resolve_threads(threads)
+    h = as_hands(hands, range(5, 8))
+    t = get_tables(tables)
+    return walk_batch(h, t.layers(f"dag{h.shape[1]}"), check=check, workers=workers, walker=t.walker)
+
+
+def as_hands(hands: npt.ArrayLike, widths: range) -> npt.NDArray[np.integer[Any]]:
+    """``hands`` as a 2-D integer array of ``widths`` columns, or the error that says why not."""
     if isinstance(hands, np.ma.MaskedArray):
         raise TypeError("hands must be a plain integer array, not a masked array (fill or compress it first)")
     try:
         h = np.asarray(hands)
     except (ValueError, TypeError, OverflowError) as e:
         raise ValueError(f"hands must be an (N, k) integer array: {e}") from None
-    if h.ndim != 2 or not 5 <= h.shape[1] <= 7:
-        raise ValueError(f"hands must be an (N, k) array with k in 5..7, got shape {h.shape}")
+    if h.ndim != 2 or h.shape[1] not in widths:
+        k = f"{widths.start}..{widths.stop - 1}"
+        raise ValueError(f"hands must be an (N, k) array with k in {k}, got shape {h.shape}")
     if h.dtype.kind not in "iu":
         if h.size:
             raise ValueError(f"hands must be integers, got dtype {h.dtype}")
         h = np.zeros(h.shape, dtype=np.uint8)  # an empty list arrives as float64
-    t = get_tables(tables)
-    layers = t.layers(f"dag{h.shape[1]}")
-    walker = t.walker
+    return h
+
+
+def walk_batch(
+    h: npt.NDArray[np.integer[Any]],
+    layers: list[npt.NDArray[np.unsignedinteger[Any]]],
+    *,
+    depth: int = 0,
+    start: int = 0,
+    held: Sequence[int] = (),
+    check: bool = True,
+    workers: int = 1,
+    walker: Any = None,
+) -> npt.NDArray[np.uint16]:
+    """The rows of ``h`` walked down ``layers`` from node ``start``, in bounded steps on ``workers`` threads.
+
+    ``layers`` are a DAG's layers from ``depth`` on, and ``start`` a node at
+    that depth, reached by the cards ``held``. With ``check``, a row with a
+    card outside 0..51, a card twice or a card of ``held`` raises
+    ``ValueError`` naming the first such row. ``walker`` (the C
+    backend's, over the same table set) walks the rows when given.
+    """
     out = np.empty(len(h), dtype=np.uint16)
+    held_mask = sum(1 << c for c in held)
+    held_cards = np.array(held, dtype=np.int64)
 
     def part(lo: int, hi: int) -> int:
         """Fill rows lo..hi of ``out``; the start of the first step with a bad row, or -1."""
@@ -251,7 +286,7 @@ def evaluate_batch(
             b = min(a + _CHUNK, hi)
             if walker is not None:
                 rows = _card_bytes(h[a:b])
-                if rows is not None and walker.walk_rows(rows, out[a:b], check) < 0:
+                if rows is not None and walker.walk_rows(rows, out[a:b], check, depth, start, held_mask) < 0:
                     continue
                 if check:
                     return a
@@ -260,9 +295,9 @@ def evaluate_batch(
                 # past the tables.
             # Each thread checks its own rows, so the check is split over the cores too.
             cols = _checked_columns(h[a:b]) if check else np.ascontiguousarray(h[a:b].T)
-            if cols is None:
+            if cols is None or (check and len(held) and np.isin(cols, held_cards).any()):
                 return a
-            out[a:b] = _walk_columns(layers, cols)
+            out[a:b] = _walk_columns(layers, cols, start)
         return -1
 
     if len(h) < _PARALLEL_MIN:
@@ -271,7 +306,7 @@ def evaluate_batch(
     bad = [a for a in pool.run(workers, part, cuts[:-1], cuts[1:]) if a >= 0]
     if bad:
         a = min(bad)
-        raise _first_bad_row(h[a : a + _CHUNK], a)
+        raise _first_bad_row(h[a : a + _CHUNK], a, held)
     return out
 
 

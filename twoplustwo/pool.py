@@ -38,6 +38,9 @@ MAX_THREADS = 256
 
 T = TypeVar("T")
 
+# Asking the OS on every call costs more than a small batch's whole walk.
+_DEFAULT = min(os.cpu_count() or 1, MAX_THREADS)
+
 _pool: ThreadPoolExecutor | None = None
 _size = 0
 _lock = threading.Lock()
@@ -47,7 +50,7 @@ _fork_hooks: list[Callable[[], None]] = []
 def resolve_threads(threads: object) -> int:
     """``threads`` checked: ``None`` means one per CPU, else an int from 1 to :data:`MAX_THREADS`."""
     if threads is None:
-        return min(os.cpu_count() or 1, MAX_THREADS)
+        return _DEFAULT
     if isinstance(threads, bool) or not hasattr(threads, "__index__"):
         raise TypeError(f"threads must be None or an int, got {type(threads).__name__}")
     n = operator.index(threads)
