@@ -314,3 +314,30 @@ print("ok")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=sanitized_core,
                        timeout=300)  # fmt: skip
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-4000:]
+
+
+@needs_core
+def test_walks_from_a_node_refuse_nodes_outside_the_layer(both: tuple[Tables, Tables]) -> None:
+    c, _ = both
+    rows = np.array([[0, 1]], dtype=np.uint8)
+    out = np.zeros(1, dtype=np.uint16)
+    nodes5 = c.nodes["dag7"][5]
+    for start in (-1, nodes5, 2**40):
+        with pytest.raises((ValueError, OverflowError)):
+            c.walker.walk_rows(rows, out, True, 5, start, 0)
+    assert c.walker.walk_rows(rows, out, True, 5, nodes5 - 1, 0) == -1
+    # A row holding a card the walk already took is refused when checking.
+    assert c.walker.walk_rows(rows, out, True, 5, 0, 1 << 1) == 0
+
+
+@needs_core
+def test_prefix_batches_agree_across_backends(both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    rng = np.random.default_rng(37)
+    for m in range(0, 7):
+        board = rng.choice(52, size=m, replace=False).tolist()
+        for k in range(max(1, 5 - m), 8 - m):
+            rows = np.array([rng.choice(52, size=k, replace=False) for _ in range(500)])
+            got = outcome(lambda: tp.prefix(board, tables=c).evaluate_batch(rows))  # noqa: B023
+            want = outcome(lambda: tp.prefix(board, tables=ref).evaluate_batch(rows))  # noqa: B023
+            assert got == want, (board, k)
