@@ -68,28 +68,17 @@ def outcome(call: Callable[[], Any]) -> tuple[str, str]:
 @needs_core
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [5, 6, 7])
-def test_batches_agree_on_every_hand(n: int, both: tuple[Tables, Tables]) -> None:
-    c, ref = both
-    total = 0
-    # iter_hands walks the DAG with numpy; the C walk of the same rows must agree.
-    for cards, values in tp.iter_hands(n, chunk_size=1 << 21, tables=ref):
-        np.testing.assert_array_equal(tp.evaluate_batch(cards, tables=c), values)
-        total += len(values)
-    assert total == tp.count_hands(n)
-
-
-@needs_core
-@pytest.mark.slow
-@pytest.mark.parametrize("n", [5, 6, 7])
-def test_single_hand_tables_agree_with_the_dag_on_every_hand(n: int, both: tuple[Tables, Tables]) -> None:
-    # The single-hand path reads small tables derived from dag7 (rank
-    # multisets and flush masks), not the DAG: hold them against it everywhere.
+def test_c_paths_agree_with_the_dag_on_every_hand(n: int, both: tuple[Tables, Tables]) -> None:
+    # iter_hands walks the DAG with numpy. The C batch walk must agree, and
+    # so must the small tables of the single-hand path (rank multisets and
+    # flush masks derived from dag7), which do not walk the DAG at all.
     c, ref = both
     total = 0
     for cards, values in tp.iter_hands(n, chunk_size=1 << 22, tables=ref):
-        out = np.empty(len(values), dtype=np.uint16)
-        assert c.walker.small_rows(cards, out) is True  # the single-hand path uses them
-        np.testing.assert_array_equal(out, values)
+        np.testing.assert_array_equal(tp.evaluate_batch(cards, tables=c), values)
+        small = np.empty(len(values), dtype=np.uint16)
+        assert c.walker.small_rows(cards, small) is True  # the single-hand path uses them
+        np.testing.assert_array_equal(small, values)
         total += len(values)
     assert total == tp.count_hands(n)
 
