@@ -107,6 +107,11 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
             ratios = " / ".join(versus(m, t, "rate") for m, t in zip(mine, theirs)) if threads == 1 else ""
             oracle = " / ".join(map(mega, theirs)) if ratios else ""
             add(label, " / ".join(map(mega, mine)) + " hands/s", oracle, ratios)
+        if (b := rt.get("backends")) and b["backend"] == "c":
+            add("C backend against the numpy path: single hand / 7-card batch, 1 thread",
+                f"{mega(b['single_c'])} calls/s / {mega(b['batch7_c'])} hands/s",
+                f"{mega(b['single_numpy'])} / {mega(b['batch7_numpy'])} (numpy path)",
+                " / ".join(versus(b[f"{what}_c"], b[f"{what}_numpy"], "rate") for what in ("single", "batch7")))
         if p := rt.get("prefix"):
             per, whole = p["prefix_s"] / p["boards"] * 1e6, p["batch_s"] / p["boards"] * 1e6
             add(f"{p['holes_per_board']:,} hole pairs against one river board, `prefix(board).evaluate_batch`",

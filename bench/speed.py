@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from itertools import combinations
@@ -148,11 +149,23 @@ def runtime() -> dict[str, Any]:
     def by_batch() -> list[npt.NDArray[np.uint16]]:
         return [twoplustwo.evaluate_batch(f) for f in fulls]
 
+    say("runtime: the C backend against the numpy path, same hands, same process")
+    numpy_tables = reference_tables(tables)
+    hands7 = random_hands(N_BATCH, 7, seed=SEED)
+    backends = {
+        "single_c": per_call(twoplustwo.evaluate, tuples7),
+        "single_numpy": per_call(partial(twoplustwo.evaluate, tables=numpy_tables), tuples7),
+        "batch7_c": N_BATCH / best_of(twoplustwo.evaluate_batch, hands7, threads=1)[0],
+        "batch7_numpy": N_BATCH / best_of(twoplustwo.evaluate_batch, hands7, threads=1, tables=numpy_tables)[0],
+        "backend": twoplustwo.backend(),
+    }
+
     prefix_s, got = best_of(by_prefix)
     whole_s, want = best_of(by_batch)
     prefix = {"boards": len(boards), "holes_per_board": len(holes[0]), "prefix_s": prefix_s, "batch_s": whole_s,
               "agrees": all(np.array_equal(a, b) for a, b in zip(got, want))}
     return {
+        "backends": backends,
         "prefix_about": f"random river boards, seed {SEED}; prefix(board).evaluate_batch(its 1,081 hole pairs) "
         "against evaluate_batch of the same 7-card rows; best of 3",
         "prefix": prefix,
@@ -167,6 +180,21 @@ def runtime() -> dict[str, Any]:
         "batch_hands": N_BATCH,
         "batch": batch,
     }
+
+
+def reference_tables(t: twoplustwo.Tables) -> twoplustwo.Tables:
+    """The same mapped arrays as ``t``, on the numpy reference path."""
+    saved = os.environ.get("TWOPLUSTWO_BACKEND")
+    os.environ["TWOPLUSTWO_BACKEND"] = "numpy"
+    try:
+        ref = twoplustwo.Tables(t.path, t.manifest, t.arrays)
+        assert ref.walker is None  # the backend is chosen on first use, so use it now
+    finally:
+        if saved is None:
+            del os.environ["TWOPLUSTWO_BACKEND"]
+        else:
+            os.environ["TWOPLUSTWO_BACKEND"] = saved
+    return ref
 
 
 def first(chunks: Iterable[npt.NDArray[Any]], n: int) -> Iterator[npt.NDArray[Any]]:
