@@ -269,9 +269,71 @@ static inline uint32_t small_value(const Walker *self, const unsigned char *card
 
 /* evaluate(cards) -> int | None: the value of a list or tuple of 5-7
  * distinct ints 0..51, else None (Python then parses and explains). */
+/* Cards from the common ASCII text forms ("As Kd 7h", "AsKd7h", "as,kd, 10h"):
+ * the number of cards, or -1 for anything else (other characters, a comma
+ * with no card before or after it, a duplicate, more than 7 cards), which
+ * the Python parser then reads or explains. */
+static int parse_text(const char *s, Py_ssize_t len, unsigned char *cards) {
+    static const char ranks[] = "23456789TJQKA";
+    static const char suits[] = "cdhs";
+    int n = 0, comma = 0;
+    uint64_t seen = 0;
+    Py_ssize_t i = 0;
+    while (i < len) {
+        char ch = s[i];
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v') {
+            i++;
+            continue;
+        }
+        if (ch == ',') {
+            if (n == 0 || comma)
+                return -1; /* an empty token */
+            comma = 1;
+            i++;
+            continue;
+        }
+        int rank;
+        if (ch == '1' && i + 1 < len && s[i + 1] == '0') {
+            rank = 8;
+            i += 2;
+        } else {
+            const char *r = ch ? strchr(ranks, ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch) : NULL;
+            if (r == NULL)
+                return -1;
+            rank = (int)(r - ranks);
+            i++;
+        }
+        if (i >= len)
+            return -1;
+        char sc = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
+        const char *su = sc ? strchr(suits, sc) : NULL;
+        if (su == NULL || n == 7)
+            return -1;
+        i++;
+        int card = rank * 4 + (int)(su - suits);
+        if (seen >> card & 1)
+            return -1;
+        seen |= (uint64_t)1 << card;
+        cards[n++] = (unsigned char)card;
+        comma = 0;
+    }
+    return comma ? -1 : n;
+}
+
 static PyObject *fast_value(Walker *self, PyObject *seq) {
     PyObject **items;
     Py_ssize_t n;
+    if (PyUnicode_CheckExact(seq)) {
+        unsigned char cards[MAX_DEPTH];
+        int k = PyUnicode_IS_ASCII(seq)
+                    ? parse_text((const char *)PyUnicode_1BYTE_DATA(seq), PyUnicode_GET_LENGTH(seq), cards)
+                    : -1;
+        if (k < 5)
+            Py_RETURN_NONE;
+        if (self->flush == NULL && build_small_tables(self) < 0)
+            return PyErr_NoMemory();
+        return PyLong_FromUnsignedLong(self->small_ok ? small_value(self, cards, k) : dag_value(self, cards, k));
+    }
     if (PyList_CheckExact(seq)) {
         items = PySequence_Fast_ITEMS(seq);
         n = PyList_GET_SIZE(seq);
