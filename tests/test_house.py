@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import shutil
 import subprocess
 import sys
@@ -134,3 +135,28 @@ def test_each_wheel_holds_exactly_its_own_package(tmp_path: Path) -> None:
         names = zipfile.ZipFile(wheel).namelist()
         tops[wheel.name.split("-")[0]] = sorted({n.split("/")[0] for n in names if ".dist-info" not in n})
     assert tops == {"twoplustwo": ["twoplustwo"], "twoplustwo_builder": ["twoplustwo_builder"]}
+
+
+@pytest.mark.slow
+def test_without_a_compiler_the_install_succeeds_on_the_numpy_path(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    shutil.copytree(
+        ROOT / "twoplustwo", src / "twoplustwo", ignore=shutil.ignore_patterns("*.so", "__pycache__")
+    )
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    env = {**os.environ, "CC": "false", "LDSHARED": "false"}  # a compiler that always fails
+    r = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+         "--target", str(tmp_path / "site"), str(src)],
+        capture_output=True, text=True, timeout=300, env=env,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert not list((tmp_path / "site" / "twoplustwo").glob("_core*.so")), "the extension was built after all"
+    probe = "import twoplustwo as tp; print(tp.backend(), tp.evaluate('As Ks Qs Js Ts'))"
+    r = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path / "site"), "TWOPLUSTWO_TABLES": str(ROOT / "tables")},
+    )  # fmt: skip
+    assert (r.returncode, r.stdout.split()) == (0, ["numpy", "7462"]), r.stderr
