@@ -153,9 +153,14 @@ def test_without_a_compiler_the_install_succeeds_on_the_numpy_path(tmp_path: Pat
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert not list((tmp_path / "site" / "twoplustwo").glob("_core*.so")), "the extension was built after all"
-    probe = "import twoplustwo as tp; print(tp.backend(), tp.evaluate('As Ks Qs Js Ts'))"
+    # The checkout's editable install would win over PYTHONPATH: leave its finder out.
+    probe = (
+        "import sys; sys.meta_path = [f for f in sys.meta_path if 'editable' not in repr(f).lower()]; "
+        "import twoplustwo as tp; assert tp.__file__.startswith(sys.argv[1]), tp.__file__; "
+        "print(tp.backend(), tp.evaluate('As Ks Qs Js Ts'))"
+    )
     r = subprocess.run(
-        [sys.executable, "-c", probe],
+        [sys.executable, "-c", probe, str(tmp_path / "site")],
         capture_output=True, text=True, timeout=120, cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": str(tmp_path / "site"), "TWOPLUSTWO_TABLES": str(ROOT / "tables")},
     )  # fmt: skip
