@@ -25,7 +25,7 @@ tables: $(STAMP)
 # runtime's own tests again on the numpy reference path.
 test: tables
 	$(PY) -m pytest -q
-	TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -m "not slow" twoplustwo tests/test_runtime.py tests/test_fuzz.py tests/test_tables.py tests/test_process_safety.py
+	TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -m "not slow" twoplustwo tests/test_runtime.py tests/test_fuzz.py tests/test_tables.py tests/test_process_safety.py tests/test_equity.py tests/test_prefix.py
 
 # The C core built with -fsanitize=address,undefined, exercised in a child Python.
 test-asan: tables

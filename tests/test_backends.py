@@ -353,3 +353,25 @@ def test_card_text_gives_the_same_outcome_on_both_backends(both: tuple[Tables, T
         want = outcome(lambda: tp.evaluate(text, tables=ref))  # noqa: B023
         assert outcome(lambda: tp.evaluate(text, tables=c)) == want, repr(text)  # noqa: B023
         assert outcome(lambda: tp.evaluate(text)) == want, repr(text)  # noqa: B023
+
+
+@needs_core
+def test_equity_agrees_across_backends(both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    rng = np.random.default_rng(43)
+    for case in range(40):
+        players = int(rng.integers(2, 5))
+        board_size = int(rng.choice([0, 3, 4, 5])) if case % 4 else 0
+        cards = rng.choice(52, size=2 * players + board_size + 2, replace=False).tolist()
+        hands = [cards[2 * i : 2 * i + 2] for i in range(players)]
+        board = cards[2 * players : 2 * players + board_size]
+        dead = cards[-2:] if case % 3 == 0 else []
+        got = tp.equity(hands, board=board, dead=dead, tables=c, threads=2)
+        want = tp.equity(hands, board=board, dead=dead, tables=ref, threads=1)
+        assert got == want, (hands, board, dead)
+    with pytest.raises(ValueError, match="node is not a node of that depth"):
+        c.walker.draw_values(10**6, 2, np.arange(48, dtype=np.uint8), np.empty(1712304, dtype=np.uint16))
+    with pytest.raises(ValueError, match="one entry per draw"):
+        c.walker.draw_values(0, 2, np.arange(48, dtype=np.uint8), np.empty(5, dtype=np.uint16))
+    with pytest.raises(ValueError, match="sorted, distinct"):
+        c.walker.draw_values(0, 6, np.array([3, 2], dtype=np.uint8), np.empty(2, dtype=np.uint16))

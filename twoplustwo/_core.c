@@ -586,7 +586,81 @@ static PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize
     return PyBool_FromLong(self->small_ok);
 }
 
+/* Every t-card draw from `free` (sorted, distinct) added to `node` at
+ * `depth` of dag7, in lexicographic order; a shared prefix is walked once. */
+static void draw_walk(const struct dag *d, int depth, uint32_t node, const unsigned char *free, int m, int t,
+                      int from, uint16_t **out) {
+    const unsigned char *layer = d->layer[depth];
+    int width = d->width[depth];
+    size_t row = (size_t)node * 52;
+    if (t == 1) {
+        uint16_t *o = *out;
+        for (int i = from; i < m; i++)
+            *o++ = (uint16_t)get(layer, width, row + free[i]);
+        *out = o;
+        return;
+    }
+    for (int i = from; i <= m - t; i++)
+        draw_walk(d, depth + 1, get(layer, width, row + free[i]), free, m, t - 1, i + 1, out);
+}
+
+/* draw_values(node, depth, free, out): the values of every (7 - depth)-card
+ * draw from the sorted cards `free` (uint8) added to dag7 node `node` at
+ * `depth`, into `out` (uint16, one per draw, lexicographic order). */
+static PyObject *Walker_draw_values(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "draw_values(node, depth, free, out)");
+        return NULL;
+    }
+    long node = PyLong_AsLong(args[0]), depth = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_buffer fr, out;
+    if (PyObject_GetBuffer(args[2], &fr, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[3], &out, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_ND) < 0) {
+        PyBuffer_Release(&fr);
+        return NULL;
+    }
+    const struct dag *d = &self->dag[2];
+    const unsigned char *free = fr.buf;
+    int m = (int)fr.len, t = 7 - (int)depth;
+    const char *error = NULL;
+    if (fr.itemsize != 1 || out.itemsize != 2 || depth < 0 || t < 1 || m > 52 || m < t)
+        error = "draw_values takes a node, a depth of 0..6, uint8 free cards (at least 7 - depth) and uint16 out";
+    else if (node < 0 || (size_t)node >= d->entries[depth] / 52)
+        error = "node is not a node of that depth";
+    if (error == NULL) {
+        for (int i = 0; i < m && error == NULL; i++)
+            if (free[i] > 51 || (i && free[i] <= free[i - 1]))
+                error = "free cards must be sorted, distinct and in 0..51";
+    }
+    if (error == NULL) {
+        /* C(m, t) draws, which must be exactly out's length. */
+        double draws = 1;
+        for (int i = 0; i < t; i++)
+            draws = draws * (m - i) / (i + 1);
+        if ((double)(out.len / 2) != draws)
+            error = "out must hold one entry per draw";
+    }
+    if (error != NULL) {
+        PyBuffer_Release(&fr);
+        PyBuffer_Release(&out);
+        PyErr_SetString(PyExc_ValueError, error);
+        return NULL;
+    }
+    uint16_t *o = out.buf;
+    Py_BEGIN_ALLOW_THREADS
+    draw_walk(d, (int)depth, (uint32_t)node, free, m, t, 0, &o);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&fr);
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Walker_methods[] = {
+    {"draw_values", (PyCFunction)(void (*)(void))Walker_draw_values, METH_FASTCALL,
+     "draw_values(node, depth, free, out): values of every draw completing a dag7 walk"},
     {"small_rows", (PyCFunction)(void (*)(void))Walker_small_rows, METH_FASTCALL,
      "small_rows(hands, out) -> bool: values through the single-hand tables (for tests); "
      "whether the single-hand path uses them"},

@@ -182,7 +182,8 @@ def equity(
     missing = 5 - len(known)
     if len(rest) < missing:
         raise ValueError(f"only {len(rest)} cards left, the board needs {missing} more")
-    layers = get_tables(tables).layers("dag7")
+    t = get_tables(tables)
+    layers = t.layers("dag7")
     starts = []
     for h in holes:
         node = 0
@@ -194,12 +195,20 @@ def equity(
     if missing == 0:
         values[:, 0] = starts  # after seven cards the node is the value
     else:
-        tail = Draws(rest, missing)
-        r0, r1 = tail.rows()
         depth = 2 + len(known)
+        walker = t.walker
+        if walker is not None:
+            free = np.array(rest, dtype=np.uint8)
 
-        def walk(i: int) -> None:
-            tail.values(layers, depth, starts[i], r0, r1, values[i])
+            def walk(i: int) -> None:
+                # C: nested loops over the free cards, each prefix walked once.
+                walker.draw_values(starts[i], depth, free, values[i])
+        else:
+            tail = Draws(rest, missing)
+            r0, r1 = tail.rows()
+
+            def walk(i: int) -> None:
+                tail.values(layers, depth, starts[i], r0, r1, values[i])
 
         # The walks release the GIL, so players run on all cores.
         pool.run(workers if n_boards >= _PARALLEL_MIN else 1, walk, range(len(starts)))
