@@ -166,6 +166,7 @@ static int sample_agrees(const Walker *self);
 static int build_small_tables(Walker *self) {
     for (int t = 0; t < 3; t++) {
         int n = 5 + t;
+        PyMem_Free(self->by_ranks[t]); /* left by an earlier attempt that ran out of memory */
         uint16_t *table = PyMem_Calloc(n_multisets[t], sizeof(uint16_t));
         if (table == NULL)
             return -1;
@@ -320,6 +321,14 @@ static int parse_text(const char *s, Py_ssize_t len, unsigned char *cards) {
     return comma ? -1 : n;
 }
 
+/* The value of n distinct cards 0..51 for the single-hand path, as a new
+ * int: the small tables where they stand for the DAG, else the DAG. */
+static PyObject *single_value(Walker *self, const unsigned char *cards, int n) {
+    if (self->flush == NULL && build_small_tables(self) < 0)
+        return PyErr_NoMemory();
+    return PyLong_FromUnsignedLong(self->small_ok ? small_value(self, cards, n) : dag_value(self, cards, n));
+}
+
 static PyObject *fast_value(Walker *self, PyObject *seq) {
     PyObject **items;
     Py_ssize_t n;
@@ -330,9 +339,7 @@ static PyObject *fast_value(Walker *self, PyObject *seq) {
                     : -1;
         if (k < 5)
             Py_RETURN_NONE;
-        if (self->flush == NULL && build_small_tables(self) < 0)
-            return PyErr_NoMemory();
-        return PyLong_FromUnsignedLong(self->small_ok ? small_value(self, cards, k) : dag_value(self, cards, k));
+        return single_value(self, cards, k);
     }
     if (PyList_CheckExact(seq)) {
         items = PySequence_Fast_ITEMS(seq);
@@ -361,11 +368,7 @@ static PyObject *fast_value(Walker *self, PyObject *seq) {
         seen |= bit;
         cards[i] = (unsigned char)c;
     }
-    if (self->flush == NULL && build_small_tables(self) < 0)
-        return PyErr_NoMemory();
-    if (!self->small_ok)
-        return PyLong_FromUnsignedLong(dag_value(self, cards, (int)n));
-    return PyLong_FromUnsignedLong(small_value(self, cards, (int)n));
+    return single_value(self, cards, (int)n);
 }
 
 static PyObject *Walker_evaluate(Walker *self, PyObject *const *args, Py_ssize_t nargs) {

@@ -7,7 +7,7 @@ every hand completed from it costs only the lookups of its own cards:
 >>> board = prefix("Ah Kh Qh 7c 2d")
 >>> board.evaluate("Jh Th")  # royal flush
 7462
->>> holes = np.array([[parse_card("Jh"), parse_card("Th")], [parse_card("7d"), parse_card("7s")]])
+>>> holes = np.array([parse_cards("Jh Th"), parse_cards("7d 7s")])
 >>> board.evaluate_batch(holes).tolist()
 [7462, 5391]
 >>> board.extend("Jh").evaluate("Td") == board.evaluate("Jh Td")
@@ -20,15 +20,14 @@ A prefix of m cards (0 to 6) finishes hands of 5 to 7 cards in all: the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import pool
-from .cards import CardLike, check_disjoint, format_cards, parse_card, parse_cards
+from .cards import check_disjoint, format_cards, parse_cards
+from .draws import Cards
 from .evaluate import as_hands, walk_batch
 from .tables import Tables, get_tables
 
@@ -36,11 +35,6 @@ __all__ = ["MAX_PREFIX", "Prefix", "prefix"]
 
 #: Most cards a prefix holds: a 7-card hand needs at least one more.
 MAX_PREFIX = 6
-
-Cards = str | Sequence[CardLike] | npt.NDArray[np.integer[Any]]
-
-# parse_card is re-exported for the doctest above.
-_ = parse_card
 
 
 @dataclass(frozen=True)
