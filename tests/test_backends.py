@@ -74,13 +74,81 @@ def test_c_paths_agree_with_the_dag_on_every_hand(n: int, both: tuple[Tables, Ta
     # flush masks derived from dag7), which do not walk the DAG at all.
     c, ref = both
     total = 0
+    ordered = tp.iter_hands(n, chunk_size=1 << 22, tables=c, reuse=True)
     for cards, values in tp.iter_hands(n, chunk_size=1 << 22, tables=ref):
+        c_cards, c_values = next(ordered)  # the C enumeration, in the same order
+        np.testing.assert_array_equal(c_cards, cards)
+        np.testing.assert_array_equal(c_values, values)
         np.testing.assert_array_equal(tp.evaluate_batch(cards, tables=c), values)
         small = np.empty(len(values), dtype=np.uint16)
         assert c.walker.small_rows(cards, small) is True  # the single-hand path uses them
         np.testing.assert_array_equal(small, values)
         total += len(values)
     assert total == tp.count_hands(n)
+    assert next(ordered, None) is None
+    # The C histogram counts rank multisets and suit patterns instead.
+    np.testing.assert_array_equal(tp.histogram(n, tables=c), tp.histogram(n, tables=ref))
+
+
+@needs_core
+@pytest.mark.parametrize(
+    ("n", "include", "dead"),
+    [
+        (5, "", "As Kd"),
+        (6, "As", ""),
+        (7, "2c 3c", "Kd"),
+        (7, "Ah Kh Qh Jh Th 9h", ""),
+        (6, "", "2c 3d 4h 5s 6c 7c 8c 9c Tc Jc Qc Kc Ac"),
+        (7, "2c Ad", "5h 6h 7h"),
+        (7, "7c 8d 9h Ts", "As Ks Qs Js"),
+        (5, "Ts 9s 8s 7s 6s", ""),
+    ],
+)
+def test_ordered_hands_agree_with_include_and_dead_cards(
+    n: int, include: str, dead: str, both: tuple[Tables, Tables]
+) -> None:
+    # Include cards above and below the free ones exercise the C fill's
+    # merged rows; odd chunk sizes its resuming mid-row-of-the-last-layer.
+    c, ref = both
+    want_cards = np.concatenate([x for x, _ in tp.iter_hands(n, include=include, dead=dead, tables=ref)])
+    want_values = np.concatenate([v for _, v in tp.iter_hands(n, include=include, dead=dead, tables=ref)])
+    for chunk_size in (1, 7, 1000, 1 << 20):
+        if chunk_size < 1000 and len(want_values) > 200_000:
+            continue
+        for threads in (1, 2):
+            got = list(
+                tp.iter_hands(n, include=include, dead=dead, chunk_size=chunk_size, threads=threads, tables=c)
+            )
+            np.testing.assert_array_equal(np.concatenate([x for x, _ in got]), want_cards)
+            np.testing.assert_array_equal(np.concatenate([v for _, v in got]), want_values)
+    np.testing.assert_array_equal(
+        tp.histogram(n, include=include, dead=dead, tables=c), tp.histogram(n, include=include, dead=dead, tables=ref)
+    )
+
+
+@needs_core
+def test_ordered_fill_refuses_bad_arguments(both: tuple[Tables, Tables]) -> None:
+    w = both[0].walker
+    free, none = np.arange(52, dtype=np.uint8), np.zeros(0, dtype=np.uint8)
+    cards, values = np.empty((4, 7), dtype=np.uint8), np.empty(4, dtype=np.uint16)
+    for args, match in [
+        ((7, 0, free, none, 133784560 - 3, cards, values), "beyond the last hand"),
+        ((7, 0, free, none, -1, cards, values), "beyond the last hand"),
+        ((7, 10**6, free, none, 0, cards, values), "not a node of that depth"),
+        ((7, 0, free[::-1].copy(), none, 0, cards, values), "sorted, distinct"),
+        ((7, 0, free, np.array([60], dtype=np.uint8), 0, cards, values), "sorted, distinct"),
+        ((7, 0, free, none, 0, cards[:3], values), r"\(R, n\) uint8"),
+        ((4, 0, free, none, 0, cards, values), "n = 5..7"),
+        ((7, 0, free[:6], none, 0, cards, values), "n = 5..7"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            w.fill_ordered(*args)
+    w.fill_ordered(7, 0, free, none, 133784560 - 4, cards, values)  # the very last rows
+    assert cards[-1].tolist() == list(range(45, 52)) and values[-1] == tp.evaluate(list(range(45, 52)))
+    with pytest.raises(ValueError, match="int64 array of 7463"):
+        w.histogram(7, np.zeros(7463, dtype=np.int32))
+    with pytest.raises(ValueError, match="1 to 9 players"):
+        w.score(np.zeros((10, 3), dtype=np.uint16))
 
 
 @needs_core

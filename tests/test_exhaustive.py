@@ -184,6 +184,22 @@ def test_chunks_are_fresh_arrays() -> None:
     it.close()  # abandoning the generator must not hang or fail
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_reused_chunks_cycle_through_a_few_buffers(threads: int) -> None:
+    fresh = [(c, v) for c, v in iter_hands(6, include="As", chunk_size=1 << 15, threads=threads)]
+    held, copies = [], []  # holding the arrays keeps their ids from being recycled
+    for c, v in iter_hands(6, include="As", chunk_size=1 << 15, threads=threads, reuse=True):
+        held.append(c)
+        copies.append((c.copy(), v.copy()))
+    assert len(copies) == len(fresh) > 8
+    assert len({id(c) for c in held}) <= 4  # buffers come back, instead of one new pair per chunk
+    assert len({id(c) for c, _ in fresh}) == len(fresh)
+    for (c, v), (fc, fv) in zip(copies, fresh):
+        assert np.array_equal(c, fc) and np.array_equal(v, fv)
+    with pytest.raises(TypeError, match="reuse must be True or False"):
+        iter_hands(5, reuse=1)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [

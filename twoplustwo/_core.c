@@ -661,6 +661,341 @@ static PyObject *Walker_draw_values(Walker *self, PyObject *const *args, Py_ssiz
     Py_RETURN_NONE;
 }
 
+/* ------------------------------------------------------------ ordered hands */
+
+/* C(n, k) for n <= 52, k <= 7: ranks of hands in lexicographic order. */
+static uint64_t binom(int n, int k) {
+    if (k < 0 || n < k)
+        return 0;
+    uint64_t r = 1;
+    for (int i = 1; i <= k; i++)
+        r = r * (uint64_t)(n - k + i) / (uint64_t)i; /* exact: a product of i consecutive ints */
+    return r;
+}
+
+/* Rows of N cards: the sorted lead cards, then each card of the tail. All
+ * but the last row go as one 8-byte store each, whose spare bytes the next
+ * row overwrites; the last row is copied exactly, never past the buffer. */
+#define ROWS(N)                                                          \
+    do {                                                                 \
+        unsigned char row8[8] = {0};                                     \
+        memcpy(row8, lead, (N) - 1);                                     \
+        for (Py_ssize_t i = 0; i + 1 < run; i++) {                       \
+            row8[(N) - 1] = tail[i];                                     \
+            memcpy(o + (N) * i, row8, 8);                                \
+        }                                                                \
+        row8[(N) - 1] = tail[run - 1];                                   \
+        memcpy(o + (N) * (run - 1), row8, (N));                          \
+    } while (0)
+
+/* fill_ordered(n, node, free, include, r0, cards, values): rows r0 .. r0 + R
+ * of the lexicographic enumeration of every n-card hand made of the sorted
+ * `include` cards (walked already: `node` is the n-card DAG's node after them)
+ * and n - len(include) of the sorted `free` cards, as sorted card rows into
+ * `cards` (R, n) and their values into `values` (R,). Each prefix is walked
+ * once; the last card reads one row of the last layer in order. */
+static PyObject *Walker_fill_ordered(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "fill_ordered(n, node, free, include, r0, cards, values)");
+        return NULL;
+    }
+    long n = PyLong_AsLong(args[0]), node0 = PyLong_AsLong(args[1]);
+    long long r0 = PyLong_AsLongLong(args[4]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_buffer fr, inc, cb, vb;
+    if (PyObject_GetBuffer(args[2], &fr, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[3], &inc, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0) {
+        PyBuffer_Release(&fr);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[5], &cb, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_ND) < 0) {
+        PyBuffer_Release(&fr);
+        PyBuffer_Release(&inc);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[6], &vb, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_ND) < 0) {
+        PyBuffer_Release(&fr);
+        PyBuffer_Release(&inc);
+        PyBuffer_Release(&cb);
+        return NULL;
+    }
+    const unsigned char *free = fr.buf, *held = inc.buf;
+    int m = (int)fr.len, h = (int)inc.len, k = (int)n - h;
+    Py_ssize_t rows = vb.len / 2;
+    const char *error = NULL;
+    if (n < 5 || n > 7 || fr.itemsize != 1 || inc.itemsize != 1 || k < 1 || m > 52 || m < k)
+        error = "fill_ordered takes n = 5..7, uint8 free cards (at least n - len(include)) and include cards";
+    else if (cb.itemsize != 1 || vb.itemsize != 2 || cb.len != rows * n)
+        error = "cards must be (R, n) uint8 and values (R,) uint16";
+    else if (node0 < 0 || (size_t)node0 >= self->dag[n - 5].entries[h] / 52)
+        error = "node is not a node of that depth";
+    else if (r0 < 0 || (uint64_t)r0 + (uint64_t)rows > binom(m, k))
+        error = "rows beyond the last hand";
+    for (int i = 0; i < m && error == NULL; i++)
+        if (free[i] > 51 || (i && free[i] <= free[i - 1]))
+            error = "free cards must be sorted, distinct and in 0..51";
+    for (int i = 0; i < h && error == NULL; i++)
+        if (held[i] > 51 || (i && held[i] <= held[i - 1]))
+            error = "include cards must be sorted, distinct and in 0..51";
+    if (error != NULL) {
+        PyBuffer_Release(&fr);
+        PyBuffer_Release(&inc);
+        PyBuffer_Release(&cb);
+        PyBuffer_Release(&vb);
+        PyErr_SetString(PyExc_ValueError, error);
+        return NULL;
+    }
+    const struct dag *d = &self->dag[n - 5];
+    unsigned char *out = cb.buf;
+    uint16_t *values = vb.buf;
+    Py_BEGIN_ALLOW_THREADS
+    /* idx: positions in free of the hand's free cards; hand r0 by unranking. */
+    int idx[MAX_DEPTH];
+    uint64_t r = (uint64_t)r0;
+    for (int j = 0, c = 0; j < k; j++, c++) {
+        for (;; c++) {
+            uint64_t below = binom(m - c - 1, k - j - 1); /* hands whose j-th free card is free[c] */
+            if (r < below)
+                break;
+            r -= below;
+        }
+        idx[j] = c;
+    }
+    /* path[j]: the node after the include cards and the first j free cards. */
+    uint32_t path[MAX_DEPTH + 1];
+    path[0] = (uint32_t)node0;
+    for (int j = 0; j + 1 < k; j++)
+        path[j + 1] = get(d->layer[h + j], d->width[h + j], (size_t)path[j] * 52 + free[idx[j]]);
+    const unsigned char *last = d->layer[n - 1];
+    int width = d->width[n - 1];
+    unsigned char lead[MAX_DEPTH]; /* the hand's cards but the last free one, sorted */
+    Py_ssize_t row = 0;
+    for (;;) {
+        /* Merge the first k - 1 free cards with the include cards. */
+        int a = 0, b = 0, t = 0;
+        while (a < k - 1 || b < h)
+            lead[t++] = b >= h || (a < k - 1 && free[idx[a]] < held[b]) ? free[idx[a++]] : held[b++];
+        size_t base = (size_t)path[k - 1] * 52;
+        /* Include cards above free[idx[k-1]] follow it in the row; without
+         * them the row is lead then the card, the common case, kept tight. */
+        if (h == 0 || held[h - 1] < free[idx[k - 1]]) {
+            Py_ssize_t run = m - idx[k - 1];
+            if (run > rows - row)
+                run = rows - row;
+            const unsigned char *tail = free + idx[k - 1];
+            unsigned char *o = out + row * n;
+            uint16_t *vo = values + row;
+            /* Constant row widths and entry widths let the compiler turn
+             * each copy into a couple of stores. */
+            switch (n) {
+            case 5:
+                ROWS(5);
+                break;
+            case 6:
+                ROWS(6);
+                break;
+            default:
+                ROWS(7);
+                break;
+            }
+            switch (width) {
+            case 1:
+                for (Py_ssize_t i = 0; i < run; i++)
+                    vo[i] = last[base + tail[i]];
+                break;
+            case 2:
+                for (Py_ssize_t i = 0; i < run; i++)
+                    vo[i] = (uint16_t)get(last, 2, base + tail[i]);
+                break;
+            default:
+                for (Py_ssize_t i = 0; i < run; i++)
+                    vo[i] = (uint16_t)get(last, 4, base + tail[i]);
+                break;
+            }
+            row += run;
+        } else {
+            for (int c = idx[k - 1]; c < m && row < rows; c++, row++) {
+                unsigned char *o = out + row * n, card = free[c];
+                int i = 0, placed = 0;
+                for (int s = 0; s < n - 1; s++) {
+                    if (!placed && card < lead[s]) {
+                        o[i++] = card;
+                        placed = 1;
+                    }
+                    o[i++] = lead[s];
+                }
+                if (!placed)
+                    o[i] = card;
+                values[row] = (uint16_t)get(last, width, base + card);
+            }
+        }
+        if (row >= rows)
+            break;
+        /* The next prefix: the rightmost earlier free card that can move up. */
+        int j = k - 2;
+        while (j >= 0 && idx[j] == m - k + j)
+            j--;
+        if (j < 0)
+            break; /* the last hand: cannot happen before rows are filled */
+        idx[j]++;
+        for (int i = j + 1; i < k; i++)
+            idx[i] = idx[i - 1] + 1;
+        for (int i = j; i + 1 < k; i++)
+            path[i + 1] = get(d->layer[h + i], d->width[h + i], (size_t)path[i] * 52 + free[idx[i]]);
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&fr);
+    PyBuffer_Release(&inc);
+    PyBuffer_Release(&cb);
+    PyBuffer_Release(&vb);
+    Py_RETURN_NONE;
+}
+
+/* histogram(n, out) -> bool: the number of n-card hands (full deck) with each
+ * value, added into `out` (int64, 7463 entries), by counting instead of
+ * listing: a hand is a rank multiset and a way to give its cards suits, and
+ * its value is the multiset's, unless one suit holds five or more of its
+ * cards, when it is that suit's flush. Both values come from the small
+ * tables, so this needs them to stand for the DAG: False (out untouched)
+ * when they do not, and the caller walks the DAG instead. */
+static PyObject *Walker_histogram(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "histogram(n, out)");
+        return NULL;
+    }
+    long n = PyLong_AsLong(args[0]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (self->flush == NULL && build_small_tables(self) < 0)
+        return PyErr_NoMemory();
+    Py_buffer ob;
+    if (PyObject_GetBuffer(args[1], &ob, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0)
+        return NULL;
+    /* int64 is "l" on LP64 platforms and "q" elsewhere, perhaps after a byte-order mark. */
+    const char *f = ob.format == NULL ? "" : ob.format + (strchr("<=@", ob.format[0]) && ob.format[0] ? 1 : 0);
+    if (n < 5 || n > 7 || ob.itemsize != 8 || ob.len != 7463 * 8 || (strcmp(f, "q") != 0 && strcmp(f, "l") != 0)) {
+        PyBuffer_Release(&ob);
+        PyErr_SetString(PyExc_ValueError, "histogram takes n = 5..7 and an int64 array of 7463 entries");
+        return NULL;
+    }
+    if (!self->small_ok) {
+        PyBuffer_Release(&ob);
+        Py_RETURN_FALSE;
+    }
+    int64_t *hist = ob.buf;
+    const uint16_t *by_ranks = self->by_ranks[n - 5];
+    static const int64_t c4[5] = {1, 4, 6, 4, 1}, c3[5] = {1, 3, 3, 1, 0}; /* C(4, j), C(3, j) */
+    Py_BEGIN_ALLOW_THREADS
+    int r[7];
+    for (int i = 0; i < n; i++)
+        r[i] = 0;
+    for (;;) {
+        int ok = 1;
+        for (int i = 4; i < n && ok; i++)
+            ok = r[i] != r[i - 4];
+        if (ok) {
+            int counts[13] = {0}, support[7], s = 0;
+            uint32_t index = 0;
+            for (int i = 0; i < (int)n; i++) {
+                if (counts[r[i]]++ == 0)
+                    support[s++] = r[i];
+                index += choose[r[i] + i][i + 1];
+            }
+            int64_t ways = 1;
+            for (int i = 0; i < s; i++)
+                ways *= c4[counts[support[i]]];
+            /* Flushes: one suit holds exactly the ranks `pick` (five or
+             * more, one card each) and the other three suits the rest; two
+             * suits cannot both hold five of at most seven cards. */
+            for (unsigned pick = 0; pick < (1u << s); pick++) {
+                int bits = 0;
+                unsigned mask = 0;
+                int64_t w = 4;
+                for (int i = 0; i < s; i++) {
+                    int in = pick >> i & 1;
+                    bits += in;
+                    mask |= (unsigned)in << support[i];
+                    w *= c3[counts[support[i]] - in];
+                }
+                if (bits >= 5 && w) {
+                    hist[self->flush[mask]] += w;
+                    ways -= w;
+                }
+            }
+            hist[by_ranks[index]] += ways;
+        }
+        int i = (int)n - 1;
+        while (i >= 0 && r[i] == 12)
+            i--;
+        if (i < 0)
+            break;
+        r[i]++;
+        for (int j = i + 1; j < n; j++)
+            r[j] = r[i];
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&ob);
+    Py_RETURN_TRUE;
+}
+
+/* score(values) -> list of (wins, ties, units): for a C-contiguous uint16
+ * array (players, boards) of each player's value on each board, the boards
+ * each player wins alone, the boards they share, and their pot shares in
+ * units of 1/2520 of a pot (2520 = lcm(1..9), so a k-way split is exact). */
+static PyObject *Walker_score(Walker *self, PyObject *arg) {
+    (void)self; /* a method, so that it goes with the backend a table set chose */
+    Py_buffer vb;
+    if (PyObject_GetBuffer(arg, &vb, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0)
+        return NULL;
+    if (vb.ndim != 2 || vb.itemsize != 2 || vb.shape[0] < 1 || vb.shape[0] > 9) {
+        PyBuffer_Release(&vb);
+        PyErr_SetString(PyExc_ValueError, "score takes a (players, boards) uint16 array of 1 to 9 players");
+        return NULL;
+    }
+    int p = (int)vb.shape[0];
+    Py_ssize_t boards = vb.shape[1];
+    const uint16_t *v = vb.buf;
+    uint64_t wins[9] = {0}, ties[9] = {0}, units[9] = {0};
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t b = 0; b < boards; b++) {
+        unsigned best = 0, k = 0;
+        for (int i = 0; i < p; i++) {
+            unsigned x = v[i * boards + b];
+            if (x > best) {
+                best = x;
+                k = 1;
+            } else if (x == best) {
+                k++;
+            }
+        }
+        unsigned share = 2520 / k;
+        for (int i = 0; i < p; i++) {
+            if (v[i * boards + b] == best) {
+                wins[i] += k == 1;
+                ties[i] += k > 1;
+                units[i] += share;
+            }
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&vb);
+    PyObject *result = PyList_New(p);
+    if (result == NULL)
+        return NULL;
+    for (int i = 0; i < p; i++) {
+        PyObject *t = Py_BuildValue("(KKK)", (unsigned long long)wins[i], (unsigned long long)ties[i],
+                                    (unsigned long long)units[i]);
+        if (t == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyList_SET_ITEM(result, i, t);
+    }
+    return result;
+}
+
 static PyMethodDef Walker_methods[] = {
     {"draw_values", (PyCFunction)(void (*)(void))Walker_draw_values, METH_FASTCALL,
      "draw_values(node, depth, free, out): values of every draw completing a dag7 walk"},
@@ -669,6 +1004,12 @@ static PyMethodDef Walker_methods[] = {
      "whether the single-hand path uses them"},
     {"evaluate", (PyCFunction)(void (*)(void))Walker_evaluate, METH_FASTCALL,
      "evaluate(cards) -> int | None: value of 5-7 distinct ints 0..51 in a list or tuple, else None"},
+    {"fill_ordered", (PyCFunction)(void (*)(void))Walker_fill_ordered, METH_FASTCALL,
+     "fill_ordered(n, node, free, include, r0, cards, values): rows of the ordered enumeration"},
+    {"score", (PyCFunction)(void (*)(void))Walker_score, METH_O,
+     "score(values) -> [(wins, ties, units)]: per-player results of (players, boards) values"},
+    {"histogram", (PyCFunction)(void (*)(void))Walker_histogram, METH_FASTCALL,
+     "histogram(n, out) -> bool: add every n-card hand's count per value into out, or False"},
     {"walk_rows", (PyCFunction)(void (*)(void))Walker_walk_rows, METH_FASTCALL,
      "walk_rows(hands, out, check) -> int: walk uint8 rows into out; first bad row or -1"},
     {NULL, NULL, 0, NULL},

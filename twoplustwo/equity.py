@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -212,12 +213,18 @@ def equity(
 
         # The walks release the GIL, so players run on all cores.
         pool.run(workers if n_boards >= _PARALLEL_MIN else 1, walk, range(len(starts)))
-    return _score(holes, values)
+    return _score(holes, values, t.walker)
 
 
-def _score(holes: list[list[int]], values: npt.NDArray[np.uint16]) -> list[PlayerEquity]:
-    """Per-player results from the ``(players, boards)`` values."""
+def _score(holes: list[list[int]], values: npt.NDArray[np.uint16], walker: Any) -> list[PlayerEquity]:
+    """Per-player results from the ``(players, boards)`` values (``walker``: the C backend's, or None)."""
     n_boards = values.shape[1]
+    if walker is not None:
+        # One pass over the boards in C, instead of numpy's several.
+        return [
+            PlayerEquity((h[0], h[1]), n_boards, wins, ties, Fraction(units, _SPLIT))
+            for h, (wins, ties, units) in zip(holes, walker.score(values))
+        ]
     if len(holes) == 2:
         # Heads-up needs no per-board winner count.
         a, b = values

@@ -46,6 +46,12 @@ def histogram(
     """
     sp = HandSpace(n, include, dead, tables)
     hist = np.zeros(7463, dtype=np.int64)
+    walker = sp.tables.walker
+    # The C backend counts the full deck's hands by rank multiset and suit
+    # pattern (tens of ms); it says False where its small tables do not
+    # stand for this table set, and the DAG walk below serves.
+    if walker is not None and not sp.include and not sp.dead and walker.histogram(n, hist):
+        return hist
     if sp.total == 0:
         return hist
     if sp.k == 0:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import operator
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from math import comb
 
@@ -159,12 +159,27 @@ def _merge(rows: npt.NDArray[np.uint8], extra: tuple[int, ...]) -> npt.NDArray[n
     return out
 
 
+def _filler(space: HandSpace) -> Callable[[int, int, npt.NDArray[np.uint8], npt.NDArray[np.uint16]], None]:
+    """The function that writes rows ``r0 .. r1`` of the enumeration: the C walker's, else numpy's."""
+    walker = space.tables.walker
+    if walker is None:
+        return _Iteration(space).fill
+    free = np.array(space.free, dtype=np.uint8)
+    held = np.array(space.include, dtype=np.uint8)
+
+    def fill(r0: int, r1: int, cards: npt.NDArray[np.uint8], values: npt.NDArray[np.uint16]) -> None:
+        walker.fill_ordered(space.n, space.node, free, held, r0, cards, values)
+
+    return fill
+
+
 def iter_hands(
     n: int = 7,
     *,
     include: Cards = (),
     dead: Cards = (),
     chunk_size: int = DEFAULT_CHUNK_SIZE,
+    reuse: bool = False,
     threads: int | None = None,
     tables: Tables | None = None,
 ) -> Iterator[tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]]:
@@ -173,11 +188,15 @@ def iter_hands(
     ``cards`` is an ``(M, n)`` uint8 array of sorted hands and ``values``
     their ``(M,)`` uint16 values; concatenated, the chunks list each hand
     once, in lexicographic order of the card tuples. Every chunk has
-    ``chunk_size`` rows except perhaps the last, and is a fresh array the
-    caller may keep. ``include`` and ``dead`` are cards as
-    :func:`~twoplustwo.cards.parse_cards` reads them; they must not
-    overlap. Chunks are computed ahead on ``threads`` threads (default: one
-    per CPU), which only changes the speed, never the order.
+    ``chunk_size`` rows except perhaps the last. ``include`` and ``dead``
+    are cards as :func:`~twoplustwo.cards.parse_cards` reads them; they
+    must not overlap. Chunks are computed ahead on ``threads`` threads
+    (default: one per CPU), which only changes the speed, never the order.
+
+    Each chunk is a fresh pair of arrays the caller may keep, unless
+    ``reuse=True``: then the generator refills the same few buffers, which
+    saves allocating and faulting in a chunk per step, and a chunk is valid
+    only until the next ``next()`` (copy what you keep).
 
     Arguments are checked at the call, not at the first ``next()``:
 
@@ -189,6 +208,8 @@ def iter_hands(
     >>> cards, values = next(chunks)
     >>> len(cards), cards[0].tolist(), int(values.max())  # at best Ac: a wheel straight flush
     (1081, [0, 1, 2, 4, 8, 12], 7453)
+    >>> sum(int(v.sum()) for _, v in iter_hands(5, reuse=True)) == sum(int(v.sum()) for _, v in iter_hands(5))
+    True
     """
     workers = pool.resolve_threads(threads)
     if isinstance(chunk_size, bool) or not hasattr(chunk_size, "__index__"):
@@ -196,68 +217,83 @@ def iter_hands(
     chunk_size = operator.index(chunk_size)
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be positive, got {chunk_size!r}")
+    if not isinstance(reuse, bool):
+        raise TypeError(f"reuse must be True or False, got {type(reuse).__name__}")
     space = HandSpace(n, include, dead, tables)
-    return _iterate(space, chunk_size, workers)
+    return _iterate(space, chunk_size, workers, reuse)
 
 
-def _iterate(
-    space: HandSpace, chunk_size: int, n_threads: int
-) -> Iterator[tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]]:
+Chunk = tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]
+
+
+def _iterate(space: HandSpace, chunk_size: int, n_threads: int, reuse: bool) -> Iterator[Chunk]:
     total, n = space.total, space.n
     if total == 0:
         return
     if space.k == 0:
         yield np.array([space.include], dtype=np.uint8), np.array([space.node], dtype=np.uint16)
         return
-    it = _Iteration(space)
+    fill = _filler(space)
+    # With reuse, buffers cycle through a pool: one the caller holds and the
+    # ones being filled ahead of it.
+    spare: list[Chunk] = []
+
+    def buffers(rows: int) -> Chunk:
+        if spare and len(spare[-1][1]) == rows:
+            return spare.pop()
+        return np.empty((rows, n), dtype=np.uint8), np.empty(rows, dtype=np.uint16)
+
+    def handed_back(chunk: Chunk) -> None:
+        if reuse:
+            spare.append(chunk)
+
     parallel = n_threads > 1 and chunk_size >= _PARALLEL_MIN
     if not parallel:
         for r0 in range(0, total, chunk_size):
             r1 = min(r0 + chunk_size, total)
-            cards = np.empty((r1 - r0, n), dtype=np.uint8)
-            values = np.empty(r1 - r0, dtype=np.uint16)
-            it.fill(r0, r1, cards, values)
-            yield cards, values
+            chunk = buffers(r1 - r0)
+            fill(r0, r1, *chunk)
+            yield chunk
+            handed_back(chunk)
         return
 
     # Two tasks per thread and chunk: a thread slowed down by other work
     # on the machine takes fewer of them instead of holding up the chunk.
     parts = 2 * n_threads
 
-    def launch(r0: int) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16], list[Future[None]]]:
+    def launch(r0: int) -> tuple[Chunk, list[Future[None]]]:
         r1 = min(r0 + chunk_size, total)
-        cards = np.empty((r1 - r0, n), dtype=np.uint8)
-        values = np.empty(r1 - r0, dtype=np.uint16)
+        chunk = cards, values = buffers(r1 - r0)
         cuts = [r0 + (r1 - r0) * i // parts for i in range(parts + 1)]
         futures = [
-            pool.submit(n_threads, it.fill, a, b, cards[a - r0 : b - r0], values[a - r0 : b - r0])
+            pool.submit(n_threads, fill, a, b, cards[a - r0 : b - r0], values[a - r0 : b - r0])
             for a, b in zip(cuts[:-1], cuts[1:])
             if b > a
         ]
-        return cards, values, futures
+        return chunk, futures
 
     # Two chunks in flight keep every thread busy while the caller works on
     # the one just yielded; results still come out strictly in order.
-    ahead: deque[tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16], list[Future[None]]]] = deque()
+    ahead: deque[tuple[Chunk, list[Future[None]]]] = deque()
     starts = iter(range(0, total, chunk_size))
     try:
         for r0 in starts:
             ahead.append(launch(r0))
             if len(ahead) < 2:
                 continue
-            cards, values, futures = ahead.popleft()
+            chunk, futures = ahead.popleft()
             for f in futures:
                 f.result()
-            yield cards, values
+            yield chunk
+            handed_back(chunk)
         while ahead:
-            cards, values, futures = ahead.popleft()
+            chunk, futures = ahead.popleft()
             for f in futures:
                 f.result()
-            yield cards, values
+            yield chunk
+            handed_back(chunk)
     finally:
         # An abandoned generator must not leave work queued behind it.
-        for _, _, futures in ahead:
+        for _, futures in ahead:
             for f in futures:
                 f.cancel()
-
-
