@@ -18,6 +18,36 @@ from . import PEERS_RESULTS, REPEATS, ROOT, SEED, machine, render, say
 from .peer_worker import BOARDS
 
 PEERS = ("eval7", "phevaluator", "treys")
+# Fresh interpreters per library for the import + first-evaluate figure.
+FRESH_RUNS = 21
+FRESH = {
+    "twoplustwo": "import twoplustwo\nv = twoplustwo.evaluate([51, 47, 43, 39, 35, 0, 5])",
+    "phevaluator": "import phevaluator\nv = phevaluator.evaluate_cards('As', 'Ks', 'Qs', 'Js', 'Ts', '2c', '3d')",
+}
+_PROBE = """import time
+t0 = time.perf_counter()
+{code}
+print(time.perf_counter() - t0)
+"""
+
+
+def fresh_starts(py: Path, env: dict[str, str], names: list[str]) -> list[dict[str, object]]:
+    """Median seconds from a fresh interpreter's first import to its first value, per library.
+
+    The runs alternate between the libraries, so a busy moment of the machine
+    hits both alike. Bytecode is compiled first, as ``pip install`` does:
+    compiling the sources on every start would measure the compiler.
+    """
+    subprocess.run([str(py), "-m", "compileall", "-q", "twoplustwo"], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    libs = [n for n in FRESH if n == "twoplustwo" or n in names]
+    times: dict[str, list[float]] = {n: [] for n in libs}
+    for _ in range(FRESH_RUNS):
+        for n in libs:
+            out = subprocess.run([str(py), "-c", _PROBE.format(code=FRESH[n])], cwd=ROOT, env=env, check=True,
+                                 stdout=subprocess.PIPE, text=True).stdout
+            times[n].append(float(out))
+    return [{"library": n, "seconds": sorted(t)[len(t) // 2], "runs": len(t)} for n, t in times.items()]
 
 
 def available(py: Path, name: str, install: bool) -> bool:
@@ -53,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
     cmd = [str(py), "-m", "bench.peer_worker", *names]
     report = json.loads(subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, check=True).stdout)
+    say("peers: import + first evaluate in fresh interpreters")
+    fresh = fresh_starts(py, env, names)
     report["notes"] += [f"not installed, so not measured: {p}" for p in PEERS if p not in names]
     results = {
         "machine": machine() | {"numpy": report["numpy"]},
@@ -63,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         "equity_about": f"AsAh vs KdKc over all {BOARDS:,} boards in a Python loop, both hands evaluated per board; "
         "seconds for all boards; counts: AsAh's wins / ties / losses on the boards run",
         "equity": report["equity"],
+        "fresh_about": f"a fresh interpreter's import and first evaluate of one 7-card hand, median of {FRESH_RUNS} "
+        "alternating runs, bytecode compiled beforehand",
+        "fresh": fresh,
         "notes": report["notes"],
     }
     PEERS_RESULTS.write_text(json.dumps(results, indent=1) + "\n")

@@ -128,6 +128,20 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
             f"{oracle_s:.2f} s (extrapolated)", versus(it["seconds"], oracle_s, "time"))
         add("`histogram(7)`", f"{hist_s:.3f} s", f"{oracle_s:.2f} s (lower bound)", versus(hist_s, oracle_s, "time"))
         add("exact heads-up preflop equity, AsAh vs KdKc", f"{eq_s:.3f} s", f"{sk_s:.3f} s", versus(eq_s, sk_s, "time"))
+    if hr := res.get("handranks"):
+        add("**classic `HandRanks.dat`** (`twoplustwo export-handranks`, read by a C walk)", "")
+        add("export: time, file bytes", f"{hr['export_s']:.2f} s, {hr['file_bytes']:,} bytes",
+            f"{hr['original_bytes']:,} bytes (the original generator's file)",
+            versus(hr["file_bytes"], hr["original_bytes"], "bytes"))
+        for order in ("in order", "random"):
+            ours = pick(hr["walks"], order=order, layout="typed dag7 layers")
+            theirs = pick(hr["walks"], order=order, layout="HandRanks.dat export")
+            hands = f"all {ours['hands']:,} 7-card hands in order" if order == "in order" else (
+                f"{ours['hands']:,} random 7-card hands")
+            agree = "" if ours["agrees"] and theirs["agrees"] else " (**values differ**)"
+            add(f"C walk of {hands}, hands/s", f"{mega(ours['hands_per_s'])} (typed dag7 layers){agree}",
+                f"{mega(theirs['hands_per_s'])} (the `HandRanks.dat` export)",
+                versus(ours["hands_per_s"], theirs["hands_per_s"], "rate"))
     if (m := res.get("memory")) and "summed_table_pss_mib" in m:
         pss = m["summed_table_pss_mib"]
         add("summed table PSS of 1 / 4 processes reading every page", " / ".join(f"{v:.1f} MiB" for v in pss.values()),
@@ -139,6 +153,10 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
         mine, theirs = ours["calls_per_s"], best["calls_per_s"]
         add("single hand, 7 ints, calls/s", mega(mine), f"{mega(theirs)} ({best['evaluator']})",
             versus(mine, theirs, "rate"))
+        if len(fresh := peers.get("fresh", [])) > 1:
+            mine, theirs = fresh[0]["seconds"], fresh[1]["seconds"]
+            add("fresh process: import + first evaluate", f"{mine * 1e3:.1f} ms",
+                f"{theirs * 1e3:.1f} ms ({fresh[1]['library']})", f"{(mine - theirs) * 1e3:+.1f} ms")
         add("preflop equity, a Python loop over every board",
             f"{loop['seconds']:.2f} s (`equity()`: {peers['equity'][0]['seconds']:.3f} s)",
             f"{best_loop['seconds']:.2f} s ({best_loop['evaluator']})",

@@ -112,6 +112,51 @@ def test_the_cycle_finder_finds_cycles() -> None:
     assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
 
 
+_FRESH = """
+import sys
+import twoplustwo
+assert "numpy" not in sys.modules, "import twoplustwo imported numpy"
+values = [twoplustwo.evaluate([51, 47, 43, 39, 35, 0, 5]), twoplustwo.evaluate("As Ks Qs Js Ts 2c 3d")]
+try:
+    twoplustwo.evaluate("As As Ks Qs Js")
+except ValueError as e:
+    values.append(str(e))
+print(values, twoplustwo.backend(), "numpy" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize("backend", ["c", "numpy"])
+def test_a_fresh_process_evaluates_without_importing_numpy(backend: str) -> None:
+    # numpy's import is most of a fresh process's first evaluate(); the
+    # single-hand path, table loading included, must not need it.
+    env = {**os.environ, "TWOPLUSTWO_BACKEND": backend}
+    if backend == "c":
+        pytest.importorskip("twoplustwo._core")
+    out = subprocess.run([sys.executable, "-c", _FRESH], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [
+        "[7462,", "7462,", "\"card", "1", "('As'):", "duplicate", "of", "card", "0\"]", backend, "False"
+    ]
+
+
+def test_public_names_resolve_lazily_and_stay_functions() -> None:
+    code = """
+import importlib, types, twoplustwo
+for module in ("evaluate", "equity", "prefix", "backend", "histograms", "iterate"):
+    importlib.import_module("twoplustwo." + module)  # binds nothing over the public names
+for name in twoplustwo.__all__:
+    assert not isinstance(getattr(twoplustwo, name), types.ModuleType), name
+assert set(twoplustwo.__all__) <= set(dir(twoplustwo))
+try:
+    twoplustwo.no_such_name
+except AttributeError as e:
+    print(e)
+"""
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "module 'twoplustwo' has no attribute 'no_such_name'"
+
+
 @pytest.mark.slow
 def test_each_wheel_holds_exactly_its_own_package(tmp_path: Path) -> None:
     # Build from a copy: setuptools leaves build/ and egg-info folders in the source tree.

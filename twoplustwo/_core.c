@@ -41,7 +41,14 @@ typedef struct {
     uint16_t *by_ranks[3];
     uint16_t *flush;
     int small_ok; /* 1: the small tables agree with the DAG; 0: walk the DAG */
+    unsigned walked; /* single hands walked down the DAG before the small tables exist */
 } Walker;
+
+/* Deriving the small tables costs a few milliseconds (tens of thousands of
+ * walks, most of them page faults in a fresh process), which a process that
+ * evaluates a handful of hands should not pay: the first single hands walk
+ * the DAG (about a microsecond each) and the tables come after this many. */
+#define SMALL_AFTER 2048
 
 static PyTypeObject WalkerType;
 
@@ -324,8 +331,14 @@ static int parse_text(const char *s, Py_ssize_t len, unsigned char *cards) {
 /* The value of n distinct cards 0..51 for the single-hand path, as a new
  * int: the small tables where they stand for the DAG, else the DAG. */
 static PyObject *single_value(Walker *self, const unsigned char *cards, int n) {
-    if (self->flush == NULL && build_small_tables(self) < 0)
-        return PyErr_NoMemory();
+    if (self->flush == NULL) {
+        if (self->walked < SMALL_AFTER) {
+            self->walked++;
+            return PyLong_FromUnsignedLong(dag_value(self, cards, n));
+        }
+        if (build_small_tables(self) < 0)
+            return PyErr_NoMemory();
+    }
     return PyLong_FromUnsignedLong(self->small_ok ? small_value(self, cards, n) : dag_value(self, cards, n));
 }
 

@@ -25,7 +25,7 @@ BACKENDS = ("c", "numpy")
 
 def _import_core() -> ModuleType | None:
     try:
-        from . import _core  # type: ignore[attr-defined]
+        from . import _core
     except ImportError:
         return None
     module: ModuleType = _core

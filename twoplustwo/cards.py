@@ -25,11 +25,17 @@ ValueError: card 3 ('Xs'): unknown rank 'X'
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Sequence
-from typing import Any
 
-import numpy as np
-import numpy.typing as npt
+# typing itself costs milliseconds to import, which a fresh process's first
+# evaluate() would pay: its names are for the type checker only.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "RANKS",
@@ -49,7 +55,10 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 
 #: Anything :func:`parse_card` accepts.
-CardLike = int | np.integer | str
+if TYPE_CHECKING:
+    CardLike = int | np.integer | str
+else:
+    CardLike = int | str  # and numpy ints, which only exist once their caller imported numpy
 
 _RANK_OF: dict[str, int] = {ch: r for r, ch in enumerate(RANKS)}
 _RANK_OF["10"] = 8
@@ -65,9 +74,19 @@ _VS16 = "\ufe0f"
 _SEPARATOR = re.compile(r"\s*,\s*|\s+")
 
 
+def _numpy() -> Any:
+    """numpy if something imported it already, else None: then no value can be a numpy object.
+
+    Parsing cards must not import numpy itself, so that a fresh process's
+    first evaluate() stays cheap.
+    """
+    return sys.modules.get("numpy")
+
+
 def _fail(pos: int, token: object, why: str) -> ValueError:
+    np = _numpy()
     # np.int64(52) would print as "np.int64(52)"; the number is what matters.
-    shown = token.item() if isinstance(token, np.generic) else token
+    shown = token.item() if np is not None and isinstance(token, np.generic) else token
     # ascii(): the message is the same bytes whatever the terminal's locale.
     return ValueError(f"card {pos} ({ascii(shown)}): {why}")
 
@@ -93,10 +112,11 @@ def _parse_str(token: str, pos: int) -> int:
 
 
 def _parse_one(token: object, pos: int) -> int:
+    np = _numpy()
     # bool is an int subclass, but True is a programming error, not card 1.
-    if isinstance(token, (bool, np.bool_)):
+    if isinstance(token, bool) or (np is not None and isinstance(token, np.bool_)):
         raise _fail(pos, token, "a bool is not a card")
-    if isinstance(token, (int, np.integer)):
+    if isinstance(token, int) or (np is not None and isinstance(token, np.integer)):
         if not 0 <= token <= 51:
             raise _fail(pos, token, "out of range 0..51")
         return int(token)
@@ -143,6 +163,8 @@ def _split(text: str) -> list[str]:
 
 
 def _from_array(arr: npt.NDArray[Any]) -> list[int]:
+    import numpy as np
+
     if isinstance(arr, np.ma.MaskedArray):
         # A masked entry has no card to give; guessing one would be a wrong answer.
         raise TypeError("cards must be a plain array, not a masked array (fill or compress it first)")
@@ -174,7 +196,8 @@ def parse_cards(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> li
     ValueError: card 4 ('Kd'): duplicate of card 1
     """
     tokens: Sequence[object] | npt.NDArray[Any]
-    if isinstance(cards, np.ndarray):
+    np = _numpy()
+    if np is not None and isinstance(cards, np.ndarray):
         tokens = cards
         parsed = _from_array(cards)
     elif isinstance(cards, str) or (

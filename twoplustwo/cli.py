@@ -10,7 +10,8 @@ Subcommands:
 - ``build``: build the tables (delegates to ``python -m twoplustwo_builder``);
 - ``enumerate``: exact category counts and probabilities over all hands;
 - ``equity``: exact equities of hands against each other;
-- ``install-tables``: install a prebuilt table bundle.
+- ``install-tables``: install a prebuilt table bundle;
+- ``export-handranks OUT``: write the tables as a classic 2+2 ``HandRanks.dat``.
 
 Tables are found as :func:`twoplustwo.tables.default_path` says
 (``$TWOPLUSTWO_TABLES`` first). Bad input prints one line,
@@ -255,6 +256,16 @@ def _cmd_install_tables(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_export_handranks(args: argparse.Namespace) -> int:
+    from .handranks import export_handranks
+
+    start = time.perf_counter()
+    path = export_handranks(args.out, quiet=args.quiet)
+    if not args.quiet:
+        print(f"wrote {path} ({path.stat().st_size:,} bytes) in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
 # ------------------------------------------------------------------ parser
 
 
@@ -313,6 +324,10 @@ def _parser() -> _Parser:
     sp = add("install-tables", _cmd_install_tables, "install a prebuilt table bundle")
     sp.add_argument("bundle", metavar="BUNDLE", help="bundle file")
     sp.add_argument("--to", type=Path, default=None, help="target directory (default: where tables are read)")
+
+    sp = add("export-handranks", _cmd_export_handranks, "write the tables as a classic 2+2 HandRanks.dat")
+    sp.add_argument("out", type=Path, metavar="OUT", help="file to write; one already there is replaced atomically")
+    sp.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     return p
 
 

@@ -16,127 +16,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from . import pool
-from .backend import core, extension
 from .cards import CardLike, format_cards, parse_cards
 from .format import TableError
-from .tables import HandViews, Tables, get_tables
+from .single import evaluate
+from .tables import Tables, get_tables
 
 __all__ = ["as_hands", "best_five", "evaluate", "evaluate_batch", "walk", "walk_batch"]
-
-
-_BITS = tuple(1 << i for i in range(52)) + (0,) * 52
-
-
-def _count_error(n: int) -> ValueError:
-    return ValueError(f"a hand has 5, 6 or 7 cards, got {n}")
-
-
-def _evaluate_parsed(w: HandViews, cards: Sequence[int]) -> int:
-    n = len(cards)
-    if n not in (5, 6, 7):
-        raise _count_error(n)
-    node = 0
-    for layer, card in zip((w.l1, w.l2, w.l3, w.l4, w.l5, w.l6, w.l7), cards):
-        node = layer[node * 52 + card]
-    if n == 5:
-        return w.v5[node]
-    if n == 6:
-        return w.v6[node]
-    return node
-
-
-def _evaluate(cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]], *, tables: Tables | None = None) -> int:
-    """Value (1..7462) of one hand of 5, 6 or 7 cards, in any order.
-
-    ``cards`` is a sequence of ints 0..51 or card strings, or one string
-    such as ``"As Kd Qh Jc Ts 2c 3d"``. Raises ``ValueError`` naming the
-    bad card for a duplicate, a card out of range, a malformed string or a
-    wrong card count.
-
-    >>> evaluate(["Ah", "Ad", "Kc", "Kd", "Ks"])  # kings full of aces
-    7284
-    """
-    t = get_tables(tables)
-    walker = t.walker
-    if walker is not None:
-        # C backend: distinct ints in a list or tuple are evaluated at once;
-        # anything else is parsed (which names a bad card), then evaluated.
-        value: int | None = walker.evaluate(cards)
-        if value is None:
-            parsed = parse_cards(cards)
-            value = walker.evaluate(parsed)
-            if value is None:
-                raise _count_error(len(parsed))
-        return value
-    w = t.hand_views
-    if type(cards) is tuple or type(cards) is list:
-        hand: Any = cards  # any items at all: the checks below sort them out
-        if len(hand) == 7:
-            # The hot path: seven ints, checked with one bit per card from a
-            # table. Cards 52..103 read 0, so they, like a duplicate, leave
-            # fewer than 7 bits set; larger ones fail the lookup; negative ones
-            # (which index from the end) fail the sign test of the OR. All fall
-            # through to the slow path, which names the problem. bool is an int
-            # subclass, hence the type checks.
-            try:
-                a, b, c, d, e, f, g = hand
-                m = _BITS[a] | _BITS[b] | _BITS[c] | _BITS[d] | _BITS[e] | _BITS[f] | _BITS[g]
-            except (TypeError, IndexError):
-                m = 0
-            if (
-                m.bit_count() == 7
-                and a | b | c | d | e | f | g >= 0
-                and type(a) is int
-                and type(b) is int
-                and type(c) is int
-                and type(d) is int
-                and type(e) is int
-                and type(f) is int
-                and type(g) is int
-            ):
-                return w.l7[
-                    w.l6[w.l5[w.l4[w.l3[w.l2[w.l1[a] * 52 + b] * 52 + c] * 52 + d] * 52 + e] * 52 + f]
-                    * 52
-                    + g
-                ]
-        ints = _distinct_ints(cards)
-        if ints is not None:
-            return _evaluate_parsed(w, ints)
-    return _evaluate_parsed(w, parse_cards(cards))
-
-
-_evaluate.__name__ = _evaluate.__qualname__ = "evaluate"
-
-
-def _entry_point() -> Any:
-    """The C extension's evaluate (the default tables without a Python frame), or None."""
-    ext = extension()
-    if ext is None or core() is None:
-        return None
-    ext.set_fallback(_evaluate)
-    return ext.evaluate
-
-
-if TYPE_CHECKING:
-    evaluate = _evaluate
-else:
-    evaluate = _entry_point() or _evaluate
-
-
-def _distinct_ints(cards: Sequence[Any]) -> Sequence[int] | None:
-    """``cards`` if it is distinct plain ints 0..51, else None (for parse_cards to explain)."""
-    m = 0
-    for x in cards:
-        if type(x) is not int or not 0 <= x <= 51:
-            return None
-        m |= _BITS[x]
-    return cards if m.bit_count() == len(cards) else None
 
 
 def _first_bad_row(h: npt.NDArray[np.integer[Any]], base: int = 0, held: Sequence[int] = ()) -> ValueError:

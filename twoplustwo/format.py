@@ -16,13 +16,16 @@ b"{'descr': '<u2', 'fortran_order': False, 'shape': (2704,), }"
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 import reprlib
-from pathlib import Path
-from typing import Any
+
+# typing itself costs milliseconds to import, which a fresh process's first
+# evaluate() would pay: its names are for the type checker only.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "ALIGN",
@@ -292,7 +295,7 @@ def npy_header(dtype: str, length: int, offset: int) -> bytes:
     return _MAGIC + b"\x01\x00" + hlen.to_bytes(2, "little") + text + b" " * (hlen - len(text) - 1) + b"\n"
 
 
-def check_header(p: Path, f: dict[str, Any]) -> None:
+def check_header(p: str | os.PathLike[str], f: dict[str, Any]) -> None:
     """Check that file ``p`` has the .npy header and size its manifest entry ``f`` promises.
 
     ``f`` is an entry :func:`parse_manifest` accepted. The header must be
@@ -338,6 +341,8 @@ def check_header(p: Path, f: dict[str, Any]) -> None:
 
 def sha256_file(path: str | os.PathLike[str]) -> str:
     """The sha256 of a whole file, header included, as the manifest records it (64 hex digits)."""
+    import hashlib  # here: loading tables never hashes, only verifying does
+
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         while block := fh.read(1 << 20):

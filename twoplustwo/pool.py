@@ -26,8 +26,15 @@ import operator
 import os
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+
+# typing itself costs milliseconds to import, which a fresh process's first
+# evaluate() would pay: its names are for the type checker only.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 __all__ = ["MAX_THREADS", "after_fork", "resolve_threads", "run", "submit"]
 
@@ -35,8 +42,6 @@ __all__ = ["MAX_THREADS", "after_fork", "resolve_threads", "run", "submit"]
 #: overhead; the cap keeps a typo (threads=10**6) from costing minutes and
 #: gigabytes of thread stacks.
 MAX_THREADS = 256
-
-T = TypeVar("T")
 
 # Asking the OS on every call costs more than a small batch's whole walk.
 _DEFAULT = min(os.cpu_count() or 1, MAX_THREADS)
@@ -60,6 +65,10 @@ def resolve_threads(threads: object) -> int:
 
 
 def _get_pool(workers: int) -> ThreadPoolExecutor:
+    # Imported here: single-hand callers never need a pool, and a fresh
+    # process's first evaluate() should not pay for concurrent.futures.
+    from concurrent.futures import ThreadPoolExecutor
+
     global _pool, _size
     with _lock:
         if _pool is None or _size < workers:

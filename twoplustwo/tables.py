@@ -23,20 +23,24 @@ from __future__ import annotations
 import ctypes
 import mmap
 import os
+import sys
 import threading
 import time
 import weakref
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from functools import cached_property
-from pathlib import Path
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
 
 from . import pool
 from .backend import core, extension
 from .format import DAGS, MANIFEST, TableError, check_header, check_shapes, layer_role, parse_manifest, sha256_file
+
+# typing and pathlib cost milliseconds to import, which a fresh process's
+# first evaluate() would pay: loading works on str paths, and Tables.path
+# makes its Path on demand.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 __all__ = [
     "ENV_VAR",
@@ -55,7 +59,14 @@ ENV_VAR = "TWOPLUSTWO_TABLES"
 #: directory whose files keep vanishing under concurrent publishes.
 MAX_MANIFEST_READS = 5
 
-Array = npt.NDArray[np.unsignedinteger[Any]]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Array = npt.NDArray[np.unsignedinteger[Any]]
+
+# memoryview formats of the format's 1, 2 and 4 byte unsigned entries.
+_VIEW_FORMAT = {1: "B", 2: "H", 4: "I"}
 
 
 def default_path() -> Path:
@@ -64,14 +75,20 @@ def default_path() -> Path:
     ``$TWOPLUSTWO_TABLES``, else the checkout's ``tables/`` (beside
     ``pyproject.toml``), else a per-user cache directory.
     """
+    from pathlib import Path
+
+    return Path(_default_dir())
+
+
+def _default_dir() -> str:
     env = os.environ.get(ENV_VAR)
     if env:
-        return Path(env)
-    checkout = Path(__file__).resolve().parent.parent
-    if (checkout / "pyproject.toml").is_file():
-        return checkout / "tables"
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "twoplustwo" / "tables"
+        return env
+    checkout = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    if os.path.isfile(os.path.join(checkout, "pyproject.toml")):
+        return os.path.join(checkout, "tables")
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "twoplustwo", "tables")
 
 
 class HandViews:
@@ -85,7 +102,13 @@ class HandViews:
     """
 
     def __init__(self, t: Tables) -> None:
-        def view(a: Array) -> memoryview:
+        def view(role: str) -> memoryview:
+            b = t.buffers[role]
+            if isinstance(b, memoryview) and (sys.byteorder == "little" or b.itemsize == 1):
+                return b  # the mapped file's own typed view: no numpy needed
+            import numpy as np
+
+            a = t.arrays[role]
             if not a.dtype.isnative:
                 a = a.astype(a.dtype.newbyteorder("="))
             raw: Any = np.ascontiguousarray(a)  # numpy's stubs do not declare the buffer protocol
@@ -93,18 +116,51 @@ class HandViews:
             out: memoryview = memoryview(raw).cast("B").cast(fmt)
             return out
 
-        self.l1, self.l2, self.l3, self.l4, self.l5, self.l6, self.l7 = (view(a) for a in t.layers("dag7"))
-        self.v5 = view(t.arrays["dag7/value5"])
-        self.v6 = view(t.arrays["dag7/value6"])
+        self.l1, self.l2, self.l3, self.l4, self.l5, self.l6, self.l7 = (
+            view(layer_role("dag7", k)) for k in range(1, 8)
+        )
+        self.v5 = view("dag7/value5")
+        self.v6 = view("dag7/value6")
 
 
-@dataclass(frozen=True)
 class Tables:
-    """A loaded table set: its manifest and one read-only array per role."""
+    """A loaded table set: its manifest and one read-only buffer per role.
 
-    path: Path
-    manifest: dict[str, Any]
-    arrays: dict[str, Array] = field(repr=False)
+    ``buffers`` are what :func:`load_tables` maps: typed ``memoryview``
+    objects over the files' entries, which the C walker and the single-hand
+    path read without numpy. :attr:`arrays` gives the same bytes as numpy
+    arrays, importing numpy on first use. (``buffers`` may also be numpy
+    arrays, say of another byte order.) Treat a ``Tables`` as immutable;
+    two are equal only when they are the same object.
+    """
+
+    # A plain class, not a dataclass: importing dataclasses (and inspect)
+    # would cost a fresh process's first evaluate() several milliseconds.
+    def __init__(self, path: str | os.PathLike[str], manifest: dict[str, Any], buffers: Mapping[str, Any]) -> None:
+        self._root = os.fspath(path)
+        self.manifest = manifest
+        self.buffers = buffers
+
+    @cached_property
+    def path(self) -> Path:
+        """The table directory."""
+        from pathlib import Path
+
+        return Path(self._root)
+
+    def __repr__(self) -> str:
+        return f"Tables(path={self.path!r})"
+
+    @cached_property
+    def arrays(self) -> dict[str, Array]:
+        """One read-only numpy array per role, over the same mapped pages."""
+        import numpy as np
+
+        dtypes = {f["role"]: f["dtype"] for f in self.manifest["files"]}
+        return {
+            role: b if isinstance(b, np.ndarray) else np.frombuffer(b, dtype=np.dtype(dtypes[role]))
+            for role, b in self.buffers.items()
+        }
 
     @property
     def nodes(self) -> dict[str, list[int]]:
@@ -115,7 +171,7 @@ class Tables:
     @property
     def nbytes(self) -> int:
         """Bytes of array data in the whole set."""
-        return sum(int(a.nbytes) for a in self.arrays.values())
+        return sum(memoryview(b).nbytes for b in self.buffers.values())
 
     def layers(self, dag: str = "dag7") -> list[Array]:
         """The transition arrays of ``dag``, layer 1 first."""
@@ -133,19 +189,22 @@ class Tables:
         if module is None:
             return None
 
-        def little(a: Array) -> Array:
-            # The C walker reads little-endian bytes, as the format stores them.
+        def little(role: str) -> Any:
+            # The C walker reads little-endian bytes, as the format stores them
+            # and as the mapped views hold them.
+            b = self.buffers[role]
+            if isinstance(b, memoryview):
+                return b
+            a = self.arrays[role]
             return a if a.dtype.str[0] in "<|" else a.astype(a.dtype.newbyteorder("<"))
 
-        dags = [[little(a) for a in self.layers(dag)] for dag in ("dag5", "dag6", "dag7")]
-        return module.Walker(
-            *dags, little(self.arrays["dag7/value5"]), little(self.arrays["dag7/value6"])
-        )
+        dags = [[little(layer_role(dag, k)) for k in range(1, DAGS[dag] + 1)] for dag in ("dag5", "dag6", "dag7")]
+        return module.Walker(*dags, little("dag7/value5"), little("dag7/value6"))
 
     def verify(self) -> None:
         """Hash every file and compare with the manifest; raise :class:`TableError`."""
         for f in self.manifest["files"]:
-            p = self.path / f["name"]
+            p = os.path.join(self._root, f["name"])
             try:
                 digest = sha256_file(p)
             except OSError as e:
@@ -175,7 +234,7 @@ def _libc_mmap() -> Any:
 _libc = _libc_mmap()
 
 
-def _map(fd: int, size: int, path: Path) -> memoryview:
+def _map(fd: int, size: int, path: str) -> memoryview:
     """A read-only view of the whole file ``fd``; the mapping does not keep ``fd`` open.
 
     Python's own ``mmap`` keeps a duplicate of the descriptor for the life of
@@ -200,23 +259,24 @@ def _map(fd: int, size: int, path: Path) -> memoryview:
 class _Vanished(Exception):
     """A file the manifest lists is gone: a publish happened since it was read."""
 
-    def __init__(self, path: Path, role: str) -> None:
+    def __init__(self, path: str, role: str) -> None:
         super().__init__(str(path))
         self.path, self.role = path, role
 
 
-def _open_set(root: Path, mpath: Path) -> Tables:
+def _open_set(root: str, mpath: str) -> Tables:
     try:
-        text = mpath.read_text(encoding="utf-8")
+        with open(mpath, encoding="utf-8") as fh:
+            text = fh.read()
     except FileNotFoundError:
         raise _Vanished(mpath, "the manifest") from None
     except (OSError, UnicodeDecodeError) as e:
         raise TableError(f"{mpath}: cannot be read ({e})") from None
     m = parse_manifest(text, mpath)
     check_shapes(m, mpath)
-    arrays: dict[str, Array] = {}
+    views: dict[str, memoryview] = {}
     for f in m["files"]:
-        p = root / f["name"]
+        p = os.path.join(root, f["name"])
         try:
             fd = os.open(p, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         except FileNotFoundError:
@@ -227,16 +287,17 @@ def _open_set(root: Path, mpath: Path) -> Tables:
             try:
                 check_header(p, f)
             except TableError:
-                if not p.exists():  # removed between our open and the header check
+                if not os.path.exists(p):  # removed between our open and the header check
                     raise _Vanished(p, f["role"]) from None
                 raise
             size = os.fstat(fd).st_size
             data = _map(fd, size, p)
         finally:
             os.close(fd)
-        a = np.frombuffer(data, dtype=np.dtype(f["dtype"]), count=f["shape"][0], offset=f["offset"])
-        arrays[f["role"]] = a
-    return Tables(root, m, arrays)
+        entries = data[f["offset"] : f["offset"] + f["nbytes"]]
+        fmt: Any = _VIEW_FORMAT[int(f["dtype"][-1])]  # typeshed wants a literal format
+        views[f["role"]] = entries.cast(fmt)
+    return Tables(root, m, views)
 
 
 def load_tables(path: str | os.PathLike[str] | None = None, *, verify: bool = False) -> Tables:
@@ -246,9 +307,9 @@ def load_tables(path: str | os.PathLike[str] | None = None, *, verify: bool = Fa
     :class:`TableError` saying how to build or install them; nothing is
     ever built behind the caller's back.
     """
-    root = Path(path) if path is not None else default_path()
-    mpath = root / MANIFEST
-    if not mpath.is_file():
+    root = os.fspath(path) if path is not None else _default_dir()
+    mpath = os.path.join(root, MANIFEST)
+    if not os.path.isfile(mpath):
         raise TableError(
             f"no tables at {root} (missing {MANIFEST}): build them with `make` or "
             f"`twoplustwo build` (needs the twoplustwo-builder package), or install a bundle "

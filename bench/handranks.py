@@ -1,0 +1,93 @@
+"""The classic ``HandRanks.dat`` export: its time and size, and a C walk of it against the same walk of our layers.
+
+The export goes to a scratch directory. ``bench/handranks_walk.c``, built with the system C compiler, first
+checks both layouts against each other on every 7-card hand (untimed), then times each walk: every 7-card hand
+in order (nested loops, one read per level), and :data:`N_RANDOM` hands of 7 random cards from a generator
+seeded with :data:`bench.SEED`. The fastest of :data:`REPEATS` runs counts; the sums of the values each walk
+read are its checksums.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from twoplustwo.handranks import export_handranks, handranks_value
+from twoplustwo.tables import load_tables
+from twoplustwo.values import N_VALUES
+
+from . import SEED, say
+
+SOURCE = Path(__file__).with_name("handranks_walk.c")
+N_RANDOM = 10_000_000
+REPEATS = 3
+#: Entries of the original generator's file, as issue 17 gives them.
+ORIGINAL_ENTRIES = 32_487_834
+
+
+def _compiler() -> str:
+    for name in ("cc", "gcc", "clang"):
+        if path := shutil.which(name):
+            return path
+    raise RuntimeError("the handranks bench needs a C compiler (cc, gcc or clang) on PATH")
+
+
+def _checked(cmd: list[str]) -> str:
+    """The stdout of ``cmd``; its stderr in the error if it fails."""
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{Path(cmd[0]).name} failed with status {r.returncode}: {r.stderr.strip()}")
+    return r.stdout
+
+
+def run() -> dict[str, Any]:
+    t = load_tables()
+    files = {f["role"]: f for f in t.manifest["files"]}
+    with tempfile.TemporaryDirectory(prefix="twoplustwo-handranks-") as scratch:
+        tmp = Path(scratch)
+        say("handranks: export")
+        start = time.perf_counter()
+        out = export_handranks(tmp / "HandRanks.dat", tables=t, quiet=True)
+        export_s = time.perf_counter() - start
+        file_bytes = out.stat().st_size
+
+        expected = np.zeros(N_VALUES + 1, dtype="<i4")
+        expected[1:] = handranks_value(np.arange(1, N_VALUES + 1))
+        expected.tofile(tmp / "expected.bin")
+        exe = tmp / "handranks_walk"
+        cmd = [_compiler(), "-O2", "-std=c99", "-Wall", "-Wextra", "-Werror", "-o", str(exe), str(SOURCE)]
+        _checked(cmd)
+        args = [str(exe), str(out), str(tmp / "expected.bin"), str(N_RANDOM), str(SEED), str(REPEATS)]
+        for k in range(1, 8):
+            f = files[f"dag7/layer{k}"]
+            args += [str(t.path / f["name"]), str(f["offset"]), str(np.dtype(f["dtype"]).itemsize), str(f["shape"][0])]
+        say(f"handranks: C walks, all 7-card hands in order and {N_RANDOM:,} random hands, best of {REPEATS}")
+        walks = json.loads(_checked(args))
+
+    rows = []
+    for order, w in (("in order", walks["in_order"]), ("random", walks["random"])):
+        for layout, key in (("HandRanks.dat export", "handranks"), ("typed dag7 layers", "layers")):
+            rows.append({"order": order, "layout": layout, "hands": w["hands"], "seconds": w[f"{key}_s"],
+                         "hands_per_s": w["hands"] / w[f"{key}_s"], "checksum": format(w[key + "_sum"], "x"),
+                         "agrees": w["mismatches"] == 0})
+    say(f"handranks: export {export_s:.2f} s, {file_bytes:,} bytes; checksums "
+        + ", ".join(f"{r['order']} {r['layout']} {r['checksum']}" for r in rows))
+    return {
+        "export_s": export_s,
+        "file_bytes": file_bytes,
+        "original_bytes": 4 * ORIGINAL_ENTRIES,
+        "random_seed": SEED,
+        "walks": rows,
+        # Above 1: our layers walk faster than the export.
+        "layers_speed_over_handranks": {
+            order: walks[key]["handranks_s"] / walks[key]["layers_s"]
+            for order, key in (("in order", "in_order"), ("random", "random"))
+        },
+    }

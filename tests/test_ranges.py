@@ -1,0 +1,550 @@
+"""Range notation: every item form against a brute-force oracle, errors, weights, and the canonical form."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from twoplustwo.ranges import (
+    COMBOS,
+    HAND_CLASSES,
+    N_COMBOS,
+    Range,
+    class_combos,
+    combo_index,
+    combo_indices,
+    parse_range,
+)
+
+# The oracle works on card ints by division and remainder and on its own
+# spellings, so it shares no tables with the parser.
+R = "23456789TJQKA"
+S = "cdhs"
+PAIRS = list(combinations(range(52), 2))
+Combo = frozenset[int]
+
+
+def name(card: int) -> str:
+    return R[card // 4] + S[card % 4]
+
+
+@cache
+def one_class(hi: int, lo: int, kind: str) -> frozenset[Combo]:
+    """The combos with these ranks; kind is "" for a pair, "s" suited, "o" offsuit."""
+    out = set()
+    for a, b in PAIRS:
+        if {a // 4, b // 4} != {hi, lo}:
+            continue
+        same_suit = a % 4 == b % 4
+        if kind == "" or (kind == "s") == same_suit:
+            out.add(frozenset((a, b)))
+    return frozenset(out)
+
+
+def pairs(ranks: Iterable[int]) -> set[Combo]:
+    return set().union(*(one_class(r, r, "") for r in ranks))
+
+
+def suited(top: int, kickers: Iterable[int]) -> set[Combo]:
+    return set().union(*(one_class(top, k, "s") for k in kickers))
+
+
+def offsuit(top: int, kickers: Iterable[int]) -> set[Combo]:
+    return set().union(*(one_class(top, k, "o") for k in kickers))
+
+
+def content(r: Range) -> dict[Combo, float]:
+    assert r.combos.shape == (len(r), 2) and r.weights.shape == (len(r),)
+    return {frozenset(row): w for row, w in zip(r.combos.tolist(), r.weights.tolist())}
+
+
+def combos_of(r: Range) -> set[Combo]:
+    return set(content(r))
+
+
+def from_dict(d: dict[Combo, float]) -> Range:
+    rows = [sorted(c) for c in d]
+    return Range.from_combos(np.array(rows, dtype=np.int64).reshape(-1, 2), list(d.values()))
+
+
+# --- COMBOS, combo_index, HAND_CLASSES --------------------------------------
+
+
+def test_combos_table() -> None:
+    assert COMBOS.shape == (N_COMBOS, 2) == (1326, 2)
+    assert COMBOS.dtype == np.uint8
+    assert [tuple(row) for row in COMBOS.tolist()] == PAIRS
+    with pytest.raises(ValueError):
+        COMBOS[0, 0] = 5
+
+
+def test_combo_index_every_combo_both_orders() -> None:
+    for i, (a, b) in enumerate(PAIRS):
+        assert combo_index(a, b) == i
+        assert combo_index(b, a) == i
+    assert combo_index("2c", "2d") == 0 and combo_index("As", "Ah") == 1325
+
+
+def test_combo_indices_vectorised() -> None:
+    a = np.array([p[0] for p in PAIRS])
+    b = np.array([p[1] for p in PAIRS])
+    assert combo_indices(a, b).tolist() == list(range(1326))
+    assert combo_indices(b, a).tolist() == list(range(1326))
+    assert combo_indices(np.array([[51]]), np.array([50])).tolist() == [[1325]]
+
+
+@pytest.mark.parametrize(
+    ("c1", "c2", "message"),
+    [
+        (7, 7, "the same card twice: 3s"),
+        ("Ah", 50, "the same card twice: Ah"),
+        (52, 0, "card 0 (52): out of range 0..51"),
+    ],
+)
+def test_combo_index_errors(c1: int | str, c2: int, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        combo_index(c1, c2)
+
+
+@pytest.mark.parametrize(
+    ("c1", "c2", "message"),
+    [
+        ([1, 2], [1, 3], "the same card twice in one combo"),
+        ([1, 52], [2, 3], "card out of range 0..51"),
+        ([-1], [2], "card out of range 0..51"),
+        ([1.0], [2], "expected integer card arrays, got dtype float64"),
+    ],
+)
+def test_combo_indices_errors(c1: list[float], c2: list[int], message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        combo_indices(c1, c2)
+
+
+def test_hand_classes_grid() -> None:
+    assert len(HAND_CLASSES) == 169 == len(set(HAND_CLASSES))
+    assert HAND_CLASSES[:4] == ("AA", "AKs", "AQs", "AJs")
+    assert HAND_CLASSES[12:16] == ("A2s", "AKo", "KK", "KQs")
+    assert HAND_CLASSES[-2:] == ("32o", "22")
+    for i in range(13):
+        for j in range(13):
+            hi, lo = R[12 - min(i, j)], R[12 - max(i, j)]
+            expected = hi + lo + ("" if i == j else "s" if i < j else "o")
+            assert HAND_CLASSES[13 * i + j] == expected
+
+
+def class_oracle(cls: str) -> set[Combo]:
+    hi, lo = R.index(cls[0]), R.index(cls[1])
+    if len(cls) == 2:
+        return pairs([hi])
+    return suited(hi, [lo]) if cls[2] == "s" else offsuit(hi, [lo])
+
+
+def test_class_combos_every_class() -> None:
+    seen: set[Combo] = set()
+    for cls in HAND_CLASSES:
+        got = class_combos(cls)
+        assert got.dtype == np.uint8
+        assert all(row[0] > row[1] for row in got.tolist())
+        rows = [tuple(sorted(row)) for row in got.tolist()]
+        assert rows == sorted(rows)  # COMBOS order
+        expected = class_oracle(cls)
+        assert {frozenset(r) for r in rows} == expected
+        assert len(got) == {2: 6, 3: 4 if cls.endswith("s") else 12}[len(cls)]
+        assert class_combos(cls.lower()).tolist() == got.tolist()
+        seen |= expected
+    assert len(seen) == 1326
+
+
+@pytest.mark.parametrize("bad", ["AK", "AKs+", "KAs", "QQs", "XY"])
+def test_class_combos_rejects(bad: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(f"{bad!r} is not a hand class")):
+        class_combos(bad)
+
+
+# --- every item form against the oracle ---------------------------------------
+
+
+def oracle_items() -> list[tuple[str, set[Combo]]]:
+    out: list[tuple[str, set[Combo]]] = []
+    for r in range(13):
+        out.append((R[r] * 2, pairs([r])))
+        out.append((R[r] * 2 + "+", pairs(range(r, 13))))
+        for r2 in range(13):
+            out.append((f"{R[r] * 2}-{R[r2] * 2}", pairs(range(min(r, r2), max(r, r2) + 1))))
+    for top in range(1, 13):
+        for k in range(top):
+            t, kk = R[top], R[k]
+            out.append((t + kk + "s", suited(top, [k])))
+            out.append((t + kk + "o", offsuit(top, [k])))
+            out.append((t + kk, suited(top, [k]) | offsuit(top, [k])))
+            out.append((t + kk + "s+", suited(top, range(k, top))))
+            out.append((t + kk + "o+", offsuit(top, range(k, top))))
+            for k2 in range(top):
+                span = range(min(k, k2), max(k, k2) + 1)
+                out.append((f"{t}{kk}s-{t}{R[k2]}s", suited(top, span)))
+                out.append((f"{t}{kk}o-{t}{R[k2]}o", offsuit(top, span)))
+    for a in range(52):
+        for b in range(52):
+            if a != b:
+                out.append((name(a) + name(b), {frozenset((a, b))}))
+    return out
+
+
+def test_every_item_form_matches_the_oracle() -> None:
+    items = oracle_items()
+    assert len(items) == 13 * 15 + 5 * 78 + 2 * sum(t * t for t in range(1, 13)) + 52 * 51
+    wrong = [text for text, expected in items if combos_of(parse_range(text)) != expected]
+    assert wrong == []
+
+
+def test_every_item_form_in_other_spellings() -> None:
+    wrong = []
+    for text, expected in oracle_items():
+        # "10" would make a hand five characters, which the notation does not allow.
+        tens = [] if text[1] in S else [text.replace("T", "10")]
+        for spelling in [text.lower(), text.upper(), *tens]:
+            r = parse_range(spelling)
+            if combos_of(r) != expected or set(r.weights.tolist()) != {1.0}:
+                wrong.append(spelling)
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("random", 1326),
+        ("any", 1326),
+        ("RANDOM", 1326),
+        ("Any", 1326),
+        ("AK", 16),
+        ("AKs", 4),
+        ("AKo", 12),
+        ("QQ", 6),
+        ("QQ+", 18),
+        ("22+", 78),
+        ("AA+", 6),
+        ("99-66", 24),
+        ("A2s+", 48),
+        ("A2o+", 144),
+        ("KTo+", 36),
+        ("A5s-A2s", 16),
+        ("32s+", 4),
+        ("AhKh", 1),
+        ("QQ+,AKs", 22),
+        ("22+,A2s+,K2s+,Q2s+,J2s+,T2s+,92s+,82s+,72s+,62s+,52s+,42s+,32s", 78 + 78 * 4),
+        ("22+ A2+s", -1),
+    ],
+)
+def test_exact_counts(text: str, count: int) -> None:
+    if count < 0:
+        with pytest.raises(ValueError):
+            parse_range(text)
+    else:
+        assert len(parse_range(text)) == count
+
+
+def test_every_suit_spelling_in_a_hand() -> None:
+    expected = {frozenset((51, 46))}
+    for text in ["AsKh", "asKH", "A\u2660K\u2665", "A\u2664K\u2661", "A\u2660\ufe0fK\u2665\ufe0f"]:
+        assert combos_of(parse_range(text)) == expected, text
+
+
+def test_separators() -> None:
+    expected = pairs(range(10, 13)) | suited(12, [11])
+    for text in ["QQ+,AKs", "QQ+ AKs", "QQ+, AKs", " QQ+ ,\tAKs\n", "QQ+\n\nAKs"]:
+        assert combos_of(parse_range(text)) == expected, text
+
+
+def test_blank_text_is_the_empty_range() -> None:
+    for text in ["", "  ", "\n"]:
+        r = parse_range(text)
+        assert len(r) == 0 and r.combos.shape == (0, 2) and str(r) == ""
+
+
+# --- errors ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("AAs", "item 1 ('AAs') at offset 0: a pair cannot be suited or offsuit"),
+        ("AK+s", "item 1 ('AK+s') at offset 0: '+' must come last, as in 'QQ+' or 'A2s+'"),
+        ("QQ-KKs", "item 1 ('QQ-KKs') at offset 0: a pair cannot be suited or offsuit"),
+        ("AsAs", "item 1 ('AsAs') at offset 0: the same card twice"),
+        ("AKs,,QQ", "item 2 ('') at offset 4: empty item"),
+        ("AKs, ,QQ", "item 2 ('') at offset 5: empty item"),
+        (",AKs", "item 1 ('') at offset 0: empty item"),
+        ("AKs,", "item 2 ('') at offset 4: empty item"),
+        (
+            "XYZ",
+            "item 1 ('XYZ') at offset 0: expected a class like 'AKs', 'QQ+', 'A2s+' or 'A5s-A2s', "
+            "a hand like 'AhKh', or 'random'",
+        ),
+        ("QQ+, AKs , XYZ", "item 3 ('XYZ') at offset 11"),
+        ("[50]AKs,QQ[/50] ZZ", "item 3 ('ZZ') at offset 16"),
+        ("KAs", "item 1 ('KAs') at offset 0: write the higher rank first ('AKs')"),
+        ("AT+", "item 1 ('AT+') at offset 0: a '+' on a non-pair needs 's' or 'o', as in 'ATs+'"),
+        ("A5-A2", "both ends of a '-' range of non-pairs need 's' or 'o', as in 'A5s-A2s'"),
+        ("A5s-K2s", "both ends of a '-' range need the same top card, as in 'A5s-A2s'"),
+        ("A5s-A2o", "both ends of a '-' range must be suited or both offsuit"),
+        ("QQ-AKs", "a '-' range joins two pairs or two non-pairs"),
+        ("AKs-AQs+", "a range has either '+' or '-', not both"),
+        ("QQ-JJ-TT", "item 1 ('QQ-JJ-TT') at offset 0: expected a class like"),
+        ("Ah", "item 1 ('Ah') at offset 0: one card is not a hand (write two cards, as in 'AhKh')"),
+        ("Ah Kh", "item 1 ('Ah') at offset 0: one card is not a hand"),
+        ("10h9h", "item 1 ('10h9h') at offset 0: expected a class like"),
+        ("AxKh", "item 1 ('AxKh') at offset 0: expected a class like"),
+        ("A\u2660A\u2660", "item 1 ('A\\u2660A\\u2660') at offset 0: the same card twice"),
+        ("[0]AKs[/0]", "bracket '[0]' at offset 0: a weight must be more than 0 and at most 100"),
+        ("[0.0]AKs[/0.0]", "bracket '[0.0]' at offset 0: a weight must be more than 0 and at most 100"),
+        ("[101]AKs[/101]", "bracket '[101]' at offset 0: a weight must be more than 0 and at most 100"),
+        ("[100.01]AKs[/100.01]", "bracket '[100.01]' at offset 0: a weight must be more than 0"),
+        ("[-5]AKs[/-5]", "bracket '[-5]' at offset 0: expected a weight in percent, as in '[50]' .. '[/50]'"),
+        ("[abc]AKs", "bracket '[abc]' at offset 0: expected a weight in percent"),
+        ("[1e2]AKs[/1e2]", "bracket '[1e2]' at offset 0: expected a weight in percent"),
+        ("[]AKs[/]", "bracket '[]' at offset 0: expected a weight in percent"),
+        ("[50]AKs", "bracket '[50]' at offset 0: no closing bracket"),
+        ("AKs[/50]", "bracket '[/50]' at offset 3: no bracket is open"),
+        ("[50]AKs[/40]", "bracket '[/40]' at offset 7: does not match '[50]' at offset 0"),
+        ("[50][30]AKs[/30][/50]", "bracket '[30]' at offset 4: brackets do not nest ('[50]' at offset 0 is open)"),
+        ("[50]AKs[/50][/50]", "bracket '[/50]' at offset 12: no bracket is open"),
+        ("[50 AKs", "bracket '[' at offset 0: no ']' closes it"),
+        ("AKs]", "bracket ']' at offset 3: no '[' opens it"),
+        ("[1e-999]AKs[/1e-999]", "expected a weight in percent"),
+        ("[0." + "0" * 400 + "1]AKs", "the weight is too small for a float"),
+    ],
+)
+def test_bad_items(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse_range(text)
+
+
+@pytest.mark.parametrize("bad", [None, b"AKs", 5, ["AKs"]])
+def test_non_str_is_a_type_error(bad: object) -> None:
+    with pytest.raises(TypeError, match="expected a range as a str"):
+        parse_range(bad)  # type: ignore[arg-type]
+
+
+# --- weights and duplicates -------------------------------------------------------
+
+
+def test_bracket_weights() -> None:
+    got = content(parse_range("[50]AKs,QQ[/50],JJ"))
+    expected = {c: 0.5 for c in suited(12, [11]) | pairs([10])} | {c: 1.0 for c in pairs([9])}
+    assert got == expected
+
+
+@pytest.mark.parametrize(
+    ("percent", "weight"),
+    [
+        ("50", 0.5),
+        ("33.3", 0.333),
+        ("12.5", 0.125),
+        ("0.1", 0.001),
+        ("100", 1.0),
+        ("100.0", 1.0),
+        (".5", 0.005),
+        ("7.", 0.07),
+        ("66.666", 0.66666),
+    ],
+)
+def test_weight_is_the_decimal_over_100_rounded_once(percent: str, weight: float) -> None:
+    assert content(parse_range(f"[{percent}]AhKh[/{percent}]")) == {frozenset((50, 46)): weight}
+
+
+def test_close_tag_matches_by_value() -> None:
+    assert len(parse_range("[50]AKs[/50.0]")) == 4
+
+
+def test_tags_delimit_items_and_blanks_are_allowed_around_them() -> None:
+    expected = {c: 0.25 for c in suited(12, [11]) | pairs([12])} | {c: 1.0 for c in pairs([11])}
+    for text in ["[25]AKs,AA[/25],KK", "[25] AKs, AA [/25] KK", "[25]AKs AA[/25]KK", "KK,[25],AKs,AA,[/25]"]:
+        assert content(parse_range(text)) == expected, text
+
+
+def test_duplicates_collapse() -> None:
+    assert len(parse_range("AKs,AKs")) == 4
+    assert len(parse_range("AhKh,AKs,KhAh")) == 4
+    assert len(parse_range("random,AA,any")) == 1326
+    assert len(parse_range("QQ+,KK+,AA")) == 18
+
+
+def test_later_item_wins_the_weight() -> None:
+    ahkh = frozenset((50, 46))
+    r = parse_range("[50]AKs[/50],AhKh")
+    assert r.weight_of("AhKh") == 1.0 and content(r)[ahkh] == 1.0
+    assert sorted(content(r).values()) == [0.5, 0.5, 0.5, 1.0]
+    r = parse_range("AhKh,[50]AKs[/50]")
+    assert set(content(r).values()) == {0.5}
+    r = parse_range("[20]random[/20],[80]AA[/80],AA")
+    assert len(r) == 1326 and sorted(set(content(r).values())) == [0.2, 1.0]
+    assert {c for c, w in content(r).items() if w == 1.0} == pairs([12])
+
+
+# --- Range -----------------------------------------------------------------------
+
+
+def test_combos_order_and_dtypes() -> None:
+    r = parse_range("[40]random[/40]")
+    assert r.combos.dtype == np.uint8 and r.weights.dtype == np.float64
+    assert [tuple(row) for row in r.combos.tolist()] == [(b, a) for a, b in PAIRS]
+    r = parse_range("AhKh, 2c2d, Td9d")
+    assert r.combos.tolist() == [[1, 0], [33, 29], [50, 46]]
+
+
+def test_range_is_read_only_and_hashable() -> None:
+    r = parse_range("QQ+")
+    for arr in (r.combos, r.weights, r.dense):
+        with pytest.raises(ValueError):
+            arr[0] = 0
+    assert hash(r) == hash(parse_range("AA,KK,QQ")) and r == parse_range("AA,KK,QQ")
+    assert r != parse_range("KK+") and r != parse_range("[50]QQ+[/50]")
+    assert len({r, parse_range("QQ-AA"), parse_range("KK+")}) == 2
+    assert (r == "QQ+") is False
+
+
+def test_negative_zero_weight_hashes_like_zero() -> None:
+    w = np.zeros(1326)
+    w[5] = 1.0
+    v = w.copy()
+    v[7] = -0.0
+    assert Range(w) == Range(v) and hash(Range(w)) == hash(Range(v))
+
+
+def test_membership() -> None:
+    r = parse_range("AKs, [50]QdQc[/50]")
+    assert "AhKh" in r and "KhAh" in r and ("Ah", "Kh") in r and (50, 46) in r
+    assert "AhKd" not in r and "QcQd" in r and "QhQs" not in r
+    assert r.weight_of("QcQd") == 0.5 and r.weight_of("AhKd") == 0.0
+    with pytest.raises(ValueError, match="a hand has 2 cards, got 3"):
+        _ = "AhKhQh" in r
+    with pytest.raises(ValueError, match="duplicate"):
+        _ = "AhAh" in r
+    with pytest.raises(TypeError):
+        _ = 5 in r
+
+
+def test_dense_is_aligned_with_combos() -> None:
+    r = parse_range("[30]AKo[/30], 72o")
+    dense = r.dense
+    assert dense.shape == (1326,)
+    for i, (a, b) in enumerate(PAIRS):
+        assert dense[i] == content(r).get(frozenset((a, b)), 0.0)
+    assert Range(dense) == r
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        (np.zeros(1325), "expected 1326 weights"),
+        (np.full(1326, 1.5), "weight 1.5 of combo 0 is not in [0, 1]"),
+        (np.full(1326, -0.5), "weight -0.5 of combo 0 is not in [0, 1]"),
+        (np.full(1326, np.nan), "weight nan of combo 0 is not in [0, 1]"),
+        (np.full(1326, "a"), "expected real weights"),
+    ],
+)
+def test_dense_constructor_errors(weights: np.ndarray, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Range(weights)
+
+
+def test_bool_mask_constructor() -> None:
+    mask = np.zeros(1326, dtype=bool)
+    mask[[0, 1325]] = True
+    assert str(Range(mask)) == "AsAh,2d2c"
+
+
+def test_from_combos() -> None:
+    r = Range.from_combos([[51, 47], [0, 1], [47, 51]], [0.5, 1, 0.25])
+    assert content(r) == {frozenset((47, 51)): 0.25, frozenset((0, 1)): 1.0}
+    assert Range.from_combos(np.array([[3, 7]], dtype=np.uint8)) == parse_range("2s3s")
+    assert Range.from_combos([[3, 7], [8, 9]], 0.5) == parse_range("[50]2s3s,4c4d[/50]")
+    assert len(Range.from_combos([])) == 0
+    with pytest.raises(ValueError, match="the same card twice"):
+        Range.from_combos([[3, 3]])
+    with pytest.raises(ValueError, match=re.escape("weight 0.0 of row 1 is not in (0, 1]")):
+        Range.from_combos([[3, 4], [5, 6]], [1.0, 0.0])
+    with pytest.raises(ValueError, match=re.escape("expected an (n, 2) array")):
+        Range.from_combos([1, 2, 3])
+
+
+# --- canonical form ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("AA,KK,QQ", "QQ+"),
+        ("AA", "AA"),
+        ("AA+", "AA"),
+        ("99,88,77,66", "99-66"),
+        ("66-99", "99-66"),
+        ("KK,QQ,99", "KK-QQ,99"),
+        ("22+", "22+"),
+        ("AKs,AQs,AJs,ATs,A9s,A8s,A7s,A6s,A5s,A4s,A3s,A2s", "A2s+"),
+        ("AKs+", "AKs"),
+        ("K9o,K6o,K7o,K8o", "K9o-K6o"),
+        ("AKs,AKo", "AK"),
+        ("AKs,AQs,AKo", "AQs+,AKo"),
+        ("AhKh,AsKs,AdKd,AcKc", "AKs"),
+        ("AhKh,AsKs,AdKd", "AsKs,AhKh,AdKd"),
+        ("random", "random"),
+        ("[50]any[/50]", "[50]random[/50]"),
+        ("[100]AKs[/100]", "AKs"),
+        ("22+,AK,[50]T9s[/50],[75]QQ[/75]", "KK+,JJ-22,AK,[75]QQ[/75],[50]T9s[/50]"),
+        ("KTo+,AK,KQs,AJo+", "AKs,KQs,AJo+,KTo+"),
+        ("QQ+,AKs,AhKd", "QQ+,AKs,AhKd"),
+        ("[33.3]AKs[/33.3]", "[33.3]AKs[/33.3]"),
+        ("[33.30]AKs[/33.3]", "[33.3]AKs[/33.3]"),
+        ("", ""),
+    ],
+)
+def test_canonical_form(text: str, canonical: str) -> None:
+    r = parse_range(text)
+    assert str(r) == canonical
+    assert repr(r) == f"parse_range({canonical!r})"
+    assert parse_range(canonical) == r
+
+
+weights = st.one_of(
+    st.sampled_from([1.0, 0.5, 0.25, 0.333, 0.1]),
+    st.floats(min_value=0.0, max_value=1.0, exclude_min=True, allow_subnormal=True),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(PAIRS).map(frozenset), weights, max_size=60))
+def test_round_trip_random_combos(d: dict[Combo, float]) -> None:
+    r = from_dict(d)
+    assert content(r) == d
+    text = str(r)
+    back = parse_range(text)
+    assert content(back) == d
+    assert str(back) == text
+
+
+CLASS_ITEM = re.compile(r"random|(..)(\+|-..)?|(...)(\+|-...)?")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(HAND_CLASSES), st.sampled_from([1.0, 0.5, 0.125, 0.9])),
+    st.dictionaries(st.sampled_from(PAIRS).map(frozenset), weights, max_size=8),
+)
+def test_round_trip_whole_classes(classes: dict[str, float], extra: dict[Combo, float]) -> None:
+    d = {c: w for cls, w in classes.items() for c in class_oracle(cls)}
+    # Whole classes alone are written without a single hand item.
+    text = str(from_dict(d))
+    items = [i for i in re.split(r"\[/?[0-9.]+\]|,", text) if i]
+    assert all(CLASS_ITEM.fullmatch(i) for i in items), text
+    assert content(parse_range(text)) == d
+    d.update(extra)
+    text = str(from_dict(d))
+    assert content(parse_range(text)) == d
