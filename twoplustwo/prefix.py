@@ -51,10 +51,10 @@ class Prefix:
         """The node of the ``n``-card DAG (n = 5, 6, 7, at least the prefix's size) after its cards."""
         node = self._nodes.get(n)
         if node is None:
-            layers = self.tables.layers(f"dag{n}")
+            layers = self.tables.layer_views(f"dag{n}")
             node = 0
             for depth, card in enumerate(self.cards):
-                node = int(layers[depth][node * 52 + card])
+                node = layers[depth][node * 52 + card]
             self._nodes[n] = node
         return node
 
@@ -70,9 +70,9 @@ class Prefix:
             m = len(self.cards)
             raise ValueError(f"a hand has 5, 6 or 7 cards; the prefix's {m} and {len(rest)} more make {n}")
         node = self.node(n)
-        layers = self.tables.layers(f"dag{n}")
+        layers = self.tables.layer_views(f"dag{n}")
         for depth, card in enumerate(rest, start=len(self.cards)):
-            node = int(layers[depth][node * 52 + card])
+            node = layers[depth][node * 52 + card]
         return node
 
     def evaluate_batch(

@@ -92,30 +92,10 @@ def _default_dir() -> str:
 
 
 class HandViews:
-    """The dag7 arrays as ``memoryview`` objects, for the single-hand path.
-
-    Indexing a memoryview returns a plain int without numpy's per-call
-    overhead, and the views still point into the shared read-only pages.
-    memoryview only reads native byte order, so an array stored in the
-    other order (the format is little-endian; a big-endian host, or a
-    byte-swapped view) is first copied into native order.
-    """
+    """The dag7 arrays as :meth:`Tables.native_view` memoryviews, for the single-hand path."""
 
     def __init__(self, t: Tables) -> None:
-        def view(role: str) -> memoryview:
-            b = t.buffers[role]
-            if isinstance(b, memoryview) and (sys.byteorder == "little" or b.itemsize == 1):
-                return b  # the mapped file's own typed view: no numpy needed
-            import numpy as np
-
-            a = t.arrays[role]
-            if not a.dtype.isnative:
-                a = a.astype(a.dtype.newbyteorder("="))
-            raw: Any = np.ascontiguousarray(a)  # numpy's stubs do not declare the buffer protocol
-            fmt: Any = a.dtype.char
-            out: memoryview = memoryview(raw).cast("B").cast(fmt)
-            return out
-
+        view = t.native_view
         self.l1, self.l2, self.l3, self.l4, self.l5, self.l6, self.l7 = (
             view(layer_role("dag7", k)) for k in range(1, 8)
         )
@@ -140,6 +120,8 @@ class Tables:
         self._root = os.fspath(path)
         self.manifest = manifest
         self.buffers = buffers
+        self._layers: dict[str, list[Array]] = {}
+        self._views: dict[str, list[memoryview]] = {}
 
     @cached_property
     def path(self) -> Path:
@@ -175,7 +157,40 @@ class Tables:
 
     def layers(self, dag: str = "dag7") -> list[Array]:
         """The transition arrays of ``dag``, layer 1 first."""
-        return [self.arrays[layer_role(dag, k)] for k in range(1, DAGS[dag] + 1)]
+        layers = self._layers.get(dag)
+        if layers is None:
+            # Small batches and prefixes ask for these on every call.
+            layers = self._layers[dag] = [self.arrays[layer_role(dag, k)] for k in range(1, DAGS[dag] + 1)]
+        return layers
+
+    def layer_views(self, dag: str = "dag7") -> list[memoryview]:
+        """The transition arrays of ``dag`` as :meth:`native_view` memoryviews, layer 1 first."""
+        views = self._views.get(dag)
+        if views is None:
+            views = self._views[dag] = [self.native_view(layer_role(dag, k)) for k in range(1, DAGS[dag] + 1)]
+        return views
+
+    def native_view(self, role: str) -> memoryview:
+        """The array of ``role`` as a ``memoryview`` in native byte order, for walks from Python.
+
+        Indexing a memoryview returns a plain int without numpy's per-call
+        overhead, and the view still points into the shared read-only
+        pages. memoryview only reads native byte order, so an array stored
+        in the other order (the format is little-endian; a big-endian host,
+        or a byte-swapped array) is first copied into native order.
+        """
+        b = self.buffers[role]
+        if isinstance(b, memoryview) and (sys.byteorder == "little" or b.itemsize == 1):
+            return b  # the mapped file's own typed view: no numpy needed
+        import numpy as np
+
+        a = self.arrays[role]
+        if not a.dtype.isnative:
+            a = a.astype(a.dtype.newbyteorder("="))
+        raw: Any = np.ascontiguousarray(a)  # numpy's stubs do not declare the buffer protocol
+        fmt: Any = a.dtype.char
+        out: memoryview = memoryview(raw).cast("B").cast(fmt)
+        return out
 
     @cached_property
     def hand_views(self) -> HandViews:
