@@ -122,12 +122,26 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
         oracle_s = pick(r, route="all_hands + specialk")["seconds"]
         it = min((x for x in r if x["route"].startswith("iter_hands")), key=lambda x: x["seconds"])
         hist_s = pick(r, route="histogram(7)")["seconds"]
-        eq_s, sk_s = r[-2]["seconds"], r[-1]["seconds"]
+        eq_s = pick(r, route="equity(['As Ah', 'Kd Kc'])")["seconds"]
+        sk_s = pick(r, route="specialk on both hands of every board")["seconds"]
         add("**sequential order**", "")
-        add(f"`iter_hands(7)`: all {it['hands']:,} hands in order", f"{it['seconds']:.2f} s",
-            f"{oracle_s:.2f} s (extrapolated)", versus(it["seconds"], oracle_s, "time"))
+        add(f"`iter_hands(7, reuse=True)`: all {it['hands']:,} hands and their cards in order",
+            f"{it['seconds']:.2f} s", f"{oracle_s:.2f} s (extrapolated)", versus(it["seconds"], oracle_s, "time"))
         add("`histogram(7)`", f"{hist_s:.3f} s", f"{oracle_s:.2f} s (lower bound)", versus(hist_s, oracle_s, "time"))
+        # Each numpy-path route next to the same route on the C backend, same run.
+        pairs = [(pick(r, route=x["route"].removeprefix("numpy path: ")), x)
+                 for x in r if x["route"].startswith("numpy path: ")]
+        if pairs:
+            add("C backend against the numpy path: " + " / ".join(c["route"].split("(")[0] + ", 1 thread"
+                                                                   if "threads=1" in c["route"] else
+                                                                   c["route"].split("(")[0] for c, _ in pairs),
+                " / ".join(f"{c['seconds']:.3f} s" for c, _ in pairs),
+                " / ".join(f"{n['seconds']:.3f} s" for _, n in pairs),
+                " / ".join(versus(c["seconds"], n["seconds"], "time") for c, n in pairs))
         add("exact heads-up preflop equity, AsAh vs KdKc", f"{eq_s:.3f} s", f"{sk_s:.3f} s", versus(eq_s, sk_s, "time"))
+        if three := [x for x in r if x["route"].startswith("equity([") and "Qs" in x["route"]]:
+            add("exact 3-way preflop equity, " + three[0]["route"].removeprefix("equity(").rstrip(")"),
+                f"{three[0]['seconds'] * 1e3:.1f} ms")
     if hr := res.get("handranks"):
         add("**classic `HandRanks.dat`** (`twoplustwo export-handranks`, read by a C walk)", "")
         add("export: time, file bytes", f"{hr['export_s']:.2f} s, {hr['file_bytes']:,} bytes",

@@ -38,6 +38,7 @@ LOADS = 5
 N7 = comb(52, 7)
 SLICE = 10_000_000
 HANDS = ["As Ah", "Kd Kc"]
+HANDS3 = ["As Ah", "Kd Kc", "Qs Jh"]
 
 
 def specialk_scalar() -> Callable[[Sequence[int]], int]:
@@ -210,8 +211,9 @@ def all_values(threads: int | None = None) -> Iterator[npt.NDArray[np.uint16]]:
     return (v for _, v in twoplustwo.iter_hands(7, threads=threads))
 
 
-def drain(threads: int) -> int:
-    return sum(len(v) for v in all_values(threads))
+def drain(threads: int, tables: twoplustwo.Tables | None = None) -> int:
+    """Every 7-card hand with its cards and value, into reused chunks: the ordered iteration's own cost."""
+    return sum(len(v) for _, v in twoplustwo.iter_hands(7, threads=threads, reuse=True, tables=tables))
 
 
 def specialk_preflop(a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]) -> list[int]:
@@ -231,9 +233,12 @@ def exhaustive() -> dict[str, Any]:
     twoplustwo.histogram(7)
     twoplustwo.equity(HANDS)
     full = checksum(all_values())
+    ref = reference_tables(twoplustwo.load_tables())
     for threads in THREADS:
-        say(f"exhaustive: iter_hands(7), threads={threads}")
-        add(f"iter_hands(7, threads={threads})", N7, best_of(drain, threads, repeats=3)[0], full)
+        say(f"exhaustive: iter_hands(7, reuse=True), threads={threads}")
+        add(f"iter_hands(7, reuse=True, threads={threads})", N7, best_of(drain, threads, repeats=3)[0], full)
+    say("exhaustive: iter_hands(7, reuse=True) on the numpy path, threads=1")
+    add("numpy path: iter_hands(7, reuse=True, threads=1)", N7, best_of(drain, 1, ref, repeats=1)[0], full)
     want = checksum(first(all_values(), SLICE))
     walk = partial(twoplustwo.evaluate_batch, check=False, threads=1)
     for name, fn in (("evaluate_batch(check=False, threads=1)", walk), ("specialk", specialk.evaluate)):
@@ -246,6 +251,8 @@ def exhaustive() -> dict[str, Any]:
     bincount_s, counts = best_of(lambda: sum(np.bincount(v, minlength=7463) for v in all_values()), repeats=1)
     hist_digest = hashlib.sha256(hist.astype("<i8").tobytes()).hexdigest()[:12]
     add("histogram(7)", N7, hist_s, hist_digest)
+    ref_hist_s, ref_hist = best_of(twoplustwo.histogram, 7, tables=ref)
+    add("numpy path: histogram(7)", N7, ref_hist_s, hist_digest, agrees=bool(np.array_equal(hist, ref_hist)))
     add("bincount of iter_hands(7) values", N7, bincount_s, hist_digest, agrees=bool(np.array_equal(hist, counts)))
 
     say("exhaustive: preflop equity, and specialk on every board")
@@ -257,8 +264,15 @@ def exhaustive() -> dict[str, Any]:
     add("equity(['As Ah', 'Kd Kc'])", 2 * aa.boards, eq_s, [aa.wins, aa.ties, aa.losses])
     add("specialk on both hands of every board", 2 * len(boards), sk_s, sk, "boards built beforehand",
         agrees=sk == [aa.wins, aa.ties, aa.losses])
+    say("exhaustive: 3-way preflop equity, C and numpy paths")
+    three_s, three = best_of(twoplustwo.equity, HANDS3)
+    ref_s, ref_three = best_of(twoplustwo.equity, HANDS3, tables=ref)
+    add(f"equity({HANDS3})", 3 * three[0].boards, three_s, [r.wins for r in three])
+    add(f"numpy path: equity({HANDS3})", 3 * three[0].boards, ref_s, [r.wins for r in ref_three],
+        agrees=ref_three == three)
     return {
-        "about": "best of 3 warm runs (histogram and equity: best of 5); hands: hand evaluations",
+        "about": "best of 3 warm runs (histogram and equity: best of 5); hands: hand evaluations; "
+        "iter_hands yields every hand's cards and value into reused chunks",
         "routes": rows,
         "value_sum": int((counts * np.arange(7463)).sum()),
     }

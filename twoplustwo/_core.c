@@ -972,24 +972,45 @@ static PyObject *Walker_score(Walker *self, PyObject *arg) {
     const uint16_t *v = vb.buf;
     uint64_t wins[9] = {0}, ties[9] = {0}, units[9] = {0};
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t b = 0; b < boards; b++) {
-        unsigned best = 0, k = 0;
-        for (int i = 0; i < p; i++) {
-            unsigned x = v[i * boards + b];
-            if (x > best) {
-                best = x;
-                k = 1;
-            } else if (x == best) {
-                k++;
-            }
+    /* Boards go in blocks, each pass a simple loop over one player's row
+     * that the compiler vectorises: the best value, how many reach it, then
+     * each player's share. */
+    enum { SCORE_BLOCK = 2048 };
+    static const uint32_t share[10] = {0, 2520, 1260, 840, 630, 504, 420, 360, 315, 280};
+    uint16_t best[SCORE_BLOCK];
+    uint8_t count[SCORE_BLOCK];
+    uint32_t pays[SCORE_BLOCK]; /* the share of a pot each of a board's winners takes */
+    for (Py_ssize_t b0 = 0; b0 < boards; b0 += SCORE_BLOCK) {
+        int m = boards - b0 < SCORE_BLOCK ? (int)(boards - b0) : SCORE_BLOCK;
+        const uint16_t *row = v + b0;
+        for (int j = 0; j < m; j++)
+            best[j] = row[j];
+        for (int i = 1; i < p; i++) {
+            row = v + i * boards + b0;
+            for (int j = 0; j < m; j++)
+                best[j] = row[j] > best[j] ? row[j] : best[j];
         }
-        unsigned share = 2520 / k;
+        for (int j = 0; j < m; j++)
+            count[j] = 0;
         for (int i = 0; i < p; i++) {
-            if (v[i * boards + b] == best) {
-                wins[i] += k == 1;
-                ties[i] += k > 1;
-                units[i] += share;
+            row = v + i * boards + b0;
+            for (int j = 0; j < m; j++)
+                count[j] += row[j] == best[j];
+        }
+        for (int j = 0; j < m; j++)
+            pays[j] = share[count[j]];
+        for (int i = 0; i < p; i++) {
+            row = v + i * boards + b0;
+            uint32_t w = 0, t = 0, u = 0; /* at most 2048 boards x 2520: no overflow */
+            for (int j = 0; j < m; j++) {
+                uint32_t top = row[j] == best[j];
+                w += top & (count[j] == 1);
+                t += top & (count[j] > 1);
+                u += top * pays[j];
             }
+            wins[i] += w;
+            ties[i] += t;
+            units[i] += u;
         }
     }
     Py_END_ALLOW_THREADS
