@@ -349,7 +349,8 @@ def test_the_core_under_address_and_undefined_sanitizers(sanitized_core: Path) -
     }
     code = """
 import numpy as np, twoplustwo as tp
-assert tp._core.__file__.startswith(PKG), tp._core.__file__
+from twoplustwo import _core
+assert _core.__file__.startswith(PKG), _core.__file__
 rng = np.random.default_rng(5)
 for n in (5, 6, 7):
     h = np.argsort(rng.random((100_000, 52)), axis=1)[:, :n].astype(np.uint8)
