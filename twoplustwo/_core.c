@@ -686,20 +686,36 @@ static uint64_t binom(int n, int k) {
     return r;
 }
 
-/* Rows of N cards: the sorted lead cards, then each card of the tail. All
- * but the last row go as one 8-byte store each, whose spare bytes the next
- * row overwrites; the last row is copied exactly, never past the buffer. */
+/* Rows of N cards: the sorted lead cards, then each card of the tail. On a
+ * little-endian host all but the last row go as one 8-byte store of a word
+ * built in a register (a byte written into a buffer and read back as a word
+ * would stall store forwarding), whose spare bytes the next row overwrites;
+ * the last row, and every row elsewhere, is copied exactly. */
 #define ROWS(N)                                                          \
     do {                                                                 \
         unsigned char row8[8] = {0};                                     \
         memcpy(row8, lead, (N) - 1);                                     \
-        for (Py_ssize_t i = 0; i + 1 < run; i++) {                       \
-            row8[(N) - 1] = tail[i];                                     \
-            memcpy(o + (N) * i, row8, 8);                                \
+        Py_ssize_t i = 0;                                                \
+        if (little_endian()) {                                           \
+            uint64_t word;                                               \
+            memcpy(&word, row8, 8);                                      \
+            for (; i + 1 < run; i++) {                                   \
+                uint64_t w = word | (uint64_t)tail[i] << (8 * ((N) - 1)); \
+                memcpy(o + (N) * i, &w, 8);                              \
+            }                                                            \
         }                                                                \
-        row8[(N) - 1] = tail[run - 1];                                   \
-        memcpy(o + (N) * (run - 1), row8, (N));                          \
+        for (; i < run; i++) {                                           \
+            memcpy(o + (N) * i, lead, (N) - 1);                          \
+            o[(N) * i + (N) - 1] = tail[i];                              \
+        }                                                                \
     } while (0)
+
+static int little_endian(void) {
+    const uint16_t probe = 1;
+    unsigned char first;
+    memcpy(&first, &probe, 1);
+    return first == 1;
+}
 
 /* fill_ordered(n, node, free, include, r0, cards, values): rows r0 .. r0 + R
  * of the lexicographic enumeration of every n-card hand made of the sorted
@@ -784,12 +800,19 @@ static PyObject *Walker_fill_ordered(Walker *self, PyObject *const *args, Py_ssi
     const unsigned char *last = d->layer[n - 1];
     int width = d->width[n - 1];
     unsigned char lead[MAX_DEPTH]; /* the hand's cards but the last free one, sorted */
+    int moved = 0;                 /* the first free card that changed since lead was made */
     Py_ssize_t row = 0;
     for (;;) {
-        /* Merge the first k - 1 free cards with the include cards. */
-        int a = 0, b = 0, t = 0;
-        while (a < k - 1 || b < h)
-            lead[t++] = b >= h || (a < k - 1 && free[idx[a]] < held[b]) ? free[idx[a++]] : held[b++];
+        if (h == 0) {
+            /* Only the free cards from the one that moved on have changed. */
+            for (int t = moved; t < k - 1; t++)
+                lead[t] = free[idx[t]];
+        } else {
+            /* Merge the first k - 1 free cards with the include cards. */
+            int a = 0, b = 0, t = 0;
+            while (a < k - 1 || b < h)
+                lead[t++] = b >= h || (a < k - 1 && free[idx[a]] < held[b]) ? free[idx[a++]] : held[b++];
+        }
         size_t base = (size_t)path[k - 1] * 52;
         /* Include cards above free[idx[k-1]] follow it in the row; without
          * them the row is lead then the card, the common case, kept tight. */
@@ -853,6 +876,7 @@ static PyObject *Walker_fill_ordered(Walker *self, PyObject *const *args, Py_ssi
         if (j < 0)
             break; /* the last hand: cannot happen before rows are filled */
         idx[j]++;
+        moved = j;
         for (int i = j + 1; i < k; i++)
             idx[i] = idx[i - 1] + 1;
         for (int i = j; i + 1 < k; i++)
