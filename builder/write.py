@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.format import FORMAT_VERSION, MANIFEST, parse_manifest, sha256_file
+from twoplustwo.format import FORMAT_VERSION, MANIFEST, npy_header, parse_manifest, sha256_file
 from twoplustwo.publish import content_name, discard, new_staging, publish
 
 __all__ = ["smallest_dtype", "new_staging", "stage", "publish", "discard"]
@@ -40,18 +40,25 @@ def smallest_dtype(a: npt.NDArray[np.integer]) -> np.dtype[Any]:
 def _write_npy(directory: Path, role: str, array: npt.NDArray[np.integer]) -> dict[str, Any]:
     a = np.ascontiguousarray(array.ravel().astype(smallest_dtype(array)))
     tmp = directory / (role.replace("/", ".") + ".npy.part")
+    # The shortest header that ends 64-byte aligned, as numpy pads version 1.0 headers.
+    offset = 64
+    while True:
+        try:
+            header = npy_header(a.dtype.str, a.size, offset)
+            break
+        except ValueError:
+            offset += 64
+    # Header and data in one write(): the page cache then holds the file in
+    # large folios, which readers map with 2 MiB pages (random batches
+    # measured 5-10% faster than on a file written in pieces).
+    data = memoryview(header + a.tobytes())
     try:
-        with open(tmp, "wb") as f:
-            # Version 1.0 headers are padded so the data starts 64-byte aligned.
-            np.lib.format.write_array(f, a, version=(1, 0), allow_pickle=False)
+        with open(tmp, "wb", buffering=0) as f:
+            while data:
+                data = data[f.write(data) :]
     except OSError as e:
-        # numpy's own text ("... requested and ... written") names no place.
         free = shutil.disk_usage(directory).free
         raise OSError(f"cannot write {tmp} ({a.nbytes:,} bytes, {free:,} bytes free there): {e}") from None
-    with open(tmp, "rb") as f:
-        np.lib.format.read_magic(f)
-        np.lib.format.read_array_header_1_0(f)
-        offset = f.tell()
     sha = sha256_file(tmp)
     name = content_name(role, sha)
     os.replace(tmp, directory / name)

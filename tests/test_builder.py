@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.tinysets import fill_of, writer_cmd
+from tests.tinysets import INFO, fill_of, tiny_arrays, writer_cmd
 from twoplustwo.format import MANIFEST
 from twoplustwo.tables import default_path, load_tables
 from twoplustwo_builder import pipeline
@@ -241,3 +241,24 @@ def test_unwritable_target_is_a_clear_error(tmp_path):
     assert out.returncode == 1
     assert out.stderr.startswith("build failed:")
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_staged_files_are_exactly_what_numpy_writes(tmp_path: Path) -> None:
+    # The writer puts header and data down in one write(); the bytes must
+    # stay those of numpy's own .npy, so any .npy reader takes them.
+    import io
+    import json
+
+    arrays = tiny_arrays(7)
+    arrays["dag7/layer7"] = np.arange(52) * 150  # two-byte entries
+    staging = stage(tmp_path, arrays, INFO)
+    try:
+        manifest = json.loads((staging / MANIFEST).read_text())
+        assert len(manifest["files"]) == len(arrays)
+        for f in manifest["files"]:
+            want = io.BytesIO()
+            np.lib.format.write_array(want, arrays[f["role"]].astype(f["dtype"]), version=(1, 0))
+            assert (staging / f["name"]).read_bytes() == want.getvalue(), f["role"]
+            assert f["offset"] == 128
+    finally:
+        discard(staging)

@@ -85,23 +85,33 @@ def _pause(point: str) -> None:
 
 
 def _pause_inside_stage(point: str) -> None:
-    # stage() writes every array with numpy's write_array (the aligned 1.0
-    # header needs it), so wrapping that stops the writer mid-stage without
-    # touching the builder's code.
-    real = np.lib.format.write_array
-    calls = 0
+    # stage() writes each array as a .part file, hashes it, renames it to
+    # its .npy name, then makes the next array's header: wrapping the hash
+    # and the header stops the writer at those points without touching the
+    # builder's code.
+    from twoplustwo_builder import write
 
-    def write_array(fp: Any, array: Any, *args: Any, **kwargs: Any) -> None:
-        nonlocal calls
-        calls += 1
-        if point == "npy" and calls == 2:
-            _pause(point)
-        real(fp, array, *args, **kwargs)
-        if point == "part" and calls == 1:
-            fp.flush()  # so the .part on disk holds the bytes, as a killed writer's would
-            _pause(point)
+    real_hash, real_header = write.sha256_file, write.npy_header
+    hashes = headers = 0  # calls of the hash; headers made (a too short try raises)
+    paused = False
 
-    np.lib.format.write_array = write_array
+    def sha256_file(path: Any) -> str:
+        nonlocal hashes
+        hashes += 1
+        if point == "part" and hashes == 1:
+            _pause(point)  # the first array is complete on disk, still named .part
+        return real_hash(path)
+
+    def npy_header(*args: Any) -> bytes:
+        nonlocal headers, paused
+        if point == "npy" and headers == 1 and hashes == 1 and not paused:
+            paused = True
+            _pause(point)  # the next array begins: the first one is renamed to its .npy name
+        header = real_header(*args)
+        headers += 1
+        return header
+
+    write.sha256_file, write.npy_header = sha256_file, npy_header
 
 
 def tiny_files(seed: int) -> tuple[dict[str, Any], dict[str, bytes]]:
