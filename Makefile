@@ -21,11 +21,18 @@ install: $(STAMP)
 tables: $(STAMP)
 	$(PY) -m twoplustwo_builder --if-missing
 
-# The whole suite on the C backend (the default where it was built), then the
-# runtime's own tests again on the numpy reference path.
+# The whole suite on the C backend (the default where it was built) and, at
+# the same time on the other core, the runtime's own tests on the numpy
+# reference path (its report follows the first one's).
+NUMPY_TESTS := twoplustwo tests/test_runtime.py tests/test_fuzz.py tests/test_tables.py tests/test_process_safety.py \
+	tests/test_equity.py tests/test_prefix.py tests/test_exhaustive.py tests/test_omaha.py
 test: tables
-	$(PY) -m pytest -q
-	TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -m "not slow" twoplustwo tests/test_runtime.py tests/test_fuzz.py tests/test_tables.py tests/test_process_safety.py tests/test_equity.py tests/test_prefix.py
+	@log=$$(mktemp); \
+	TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(NUMPY_TESTS) > $$log 2>&1 & numpy=$$!; \
+	$(PY) -m pytest -q; c=$$?; \
+	wait $$numpy; n=$$?; \
+	echo "== the same runtime tests on the numpy backend (TWOPLUSTWO_BACKEND=numpy) =="; cat $$log; rm -f $$log; \
+	test $$c -eq 0 && test $$n -eq 0
 
 # The C core built with -fsanitize=address,undefined, exercised in a child Python.
 test-asan: tables
