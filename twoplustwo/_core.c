@@ -1004,7 +1004,22 @@ static PyObject *Walker_score(Walker *self, PyObject *arg) {
     uint16_t best[SCORE_BLOCK];
     uint8_t count[SCORE_BLOCK];
     uint32_t pays[SCORE_BLOCK]; /* the share of a pot each of a board's winners takes */
-    for (Py_ssize_t b0 = 0; b0 < boards; b0 += SCORE_BLOCK) {
+    if (p == 2) {
+        /* Heads-up needs no winner count: one compare per board. */
+        const uint16_t *a = v, *c = v + boards;
+        uint64_t above = 0, below = 0;
+        for (Py_ssize_t b = 0; b < boards; b++) {
+            above += a[b] > c[b];
+            below += a[b] < c[b];
+        }
+        uint64_t split = (uint64_t)boards - above - below;
+        wins[0] = above;
+        wins[1] = below;
+        ties[0] = ties[1] = split;
+        units[0] = 2520 * above + 1260 * split;
+        units[1] = 2520 * below + 1260 * split;
+    }
+    for (Py_ssize_t b0 = 0; p != 2 && b0 < boards; b0 += SCORE_BLOCK) {
         int m = boards - b0 < SCORE_BLOCK ? (int)(boards - b0) : SCORE_BLOCK;
         const uint16_t *row = v + b0;
         for (int j = 0; j < m; j++)
