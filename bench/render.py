@@ -117,6 +117,10 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
             add(f"{p['holes_per_board']:,} hole pairs against one river board, `prefix(board).evaluate_batch`",
                 f"{per:.0f} µs a board", f"{whole:.0f} µs (`evaluate_batch` of the 7-card rows)",
                 versus(p["prefix_s"], p["batch_s"], "time"))
+            if "rank_hands_s" in p:
+                add("`rank_hands(board)`: all 1,326 combos on one river board",
+                    f"{p['rank_hands_s'] / p['boards'] * 1e6:.0f} µs a board", f"{whole:.0f} µs (`evaluate_batch`)",
+                    versus(p["rank_hands_s"], p["batch_s"], "time"))
     if ex := res.get("exhaustive"):
         r = ex["routes"]
         oracle_s = pick(r, route="all_hands + specialk")["seconds"]

@@ -163,8 +163,12 @@ def runtime() -> dict[str, Any]:
 
     prefix_s, got = best_of(by_prefix)
     whole_s, want = best_of(by_batch)
+    ranked_s, ranked = best_of(lambda: [twoplustwo.rank_hands(b) for b in boards])
+    live = [~np.isin(pairs, b).any(axis=1) for b in boards]
     prefix = {"boards": len(boards), "holes_per_board": len(holes[0]), "prefix_s": prefix_s, "batch_s": whole_s,
-              "agrees": all(np.array_equal(a, b) for a, b in zip(got, want))}
+              "rank_hands_s": ranked_s,
+              "agrees": all(np.array_equal(a, b) for a, b in zip(got, want))
+              and all(np.array_equal(r[k], w) for r, k, w in zip(ranked, live, want))}
     return {
         "backends": backends,
         "prefix_about": f"random river boards, seed {SEED}; prefix(board).evaluate_batch(its 1,081 hole pairs) "

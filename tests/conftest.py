@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from twoplustwo.backend import ENV_VAR
 from twoplustwo.format import MANIFEST
-from twoplustwo.tables import default_path
+from twoplustwo.tables import Tables, default_path, load_tables
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -27,3 +28,24 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             f"no tables at {tables}: build them with `make` (or set $TWOPLUSTWO_TABLES) before testing",
             returncode=1,
         )
+
+
+def _tables_with(backend: str, monkeypatch: pytest.MonkeyPatch) -> Tables:
+    base = load_tables()
+    monkeypatch.setenv(ENV_VAR, backend)
+    t = Tables(base.path, base.manifest, base.buffers)
+    _ = t.walker  # chosen now, while the variable says so
+    monkeypatch.delenv(ENV_VAR)
+    return t
+
+
+@pytest.fixture
+def both(monkeypatch: pytest.MonkeyPatch) -> tuple[Tables, Tables]:
+    """(C, numpy) table sets over the same mapped buffers, for tests that hold the backends together."""
+    try:
+        from twoplustwo import _core  # noqa: F401
+    except ImportError:
+        pytest.skip("twoplustwo._core was not built (no C compiler at install)")
+    c, ref = _tables_with("c", monkeypatch), _tables_with("numpy", monkeypatch)
+    assert c.walker is not None and ref.walker is None
+    return c, ref

@@ -35,25 +35,6 @@ except ImportError:  # pragma: no cover - only without a C compiler at install t
 needs_core = pytest.mark.skipif(_core is None, reason="twoplustwo._core was not built (no C compiler at install)")
 
 
-def _tables_with(backend: str, monkeypatch: pytest.MonkeyPatch) -> Tables:
-    base = load_tables()
-    monkeypatch.setenv(ENV_VAR, backend)
-    t = Tables(base.path, base.manifest, base.arrays)
-    _ = t.walker  # chosen now, while the variable says so
-    monkeypatch.delenv(ENV_VAR)
-    return t
-
-
-@pytest.fixture
-def both(monkeypatch: pytest.MonkeyPatch) -> tuple[Tables, Tables]:
-    """(C, numpy) table sets over the same arrays."""
-    if _core is None:
-        pytest.skip("twoplustwo._core was not built (no C compiler at install)")
-    c, ref = _tables_with("c", monkeypatch), _tables_with("numpy", monkeypatch)
-    assert c.walker is not None and ref.walker is None
-    return c, ref
-
-
 def outcome(call: Callable[[], Any]) -> tuple[str, str]:
     try:
         value = call()

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from .pool import MAX_THREADS
     from .prefix import Prefix, prefix
     from .ranges import COMBOS, HAND_CLASSES, N_COMBOS, Range, class_combos, combo_index, combo_indices, parse_range
+    from .rankings import rank_hands
     from .single import evaluate
     from .tables import Tables, load_tables
     from .values import (
@@ -112,6 +113,7 @@ __all__ = [
     "parse_cards",
     "parse_range",
     "prefix",
+    "rank_hands",
     "value_from_code",
     "value_from_handranks",
 ]
@@ -148,6 +150,7 @@ _HOME = {
     "MAX_THREADS": "pool",
     "Prefix": "prefix",
     "prefix": "prefix",
+    "rank_hands": "rankings",
     "COMBOS": "ranges",
     "HAND_CLASSES": "ranges",
     "N_COMBOS": "ranges",

@@ -1069,6 +1069,50 @@ static PyObject *Walker_score(Walker *self, PyObject *arg) {
     return result;
 }
 
+/* rank_combos(node, depth, held, out): the value of each of the 1,326 two-card
+ * combos (c1 < c2, c1 ascending, then c2) added to node `node` at `depth`
+ * of the (depth + 2)-card DAG, into `out` (uint16); 0 for a combo holding a
+ * card of the mask `held` (the cards already walked). One lookup for each
+ * first card, one for each combo. */
+static PyObject *Walker_rank_combos(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "rank_combos(node, depth, held, out)");
+        return NULL;
+    }
+    long node = PyLong_AsLong(args[0]), depth = PyLong_AsLong(args[1]);
+    uint64_t held = PyLong_AsUnsignedLongLongMask(args[2]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_buffer ob;
+    if (PyObject_GetBuffer(args[3], &ob, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_ND) < 0)
+        return NULL;
+    const char *error = NULL;
+    if (depth < 3 || depth > 5 || ob.itemsize != 2 || ob.len != 1326 * 2)
+        error = "rank_combos takes a depth of 3..5 and a uint16 out of 1326 entries";
+    else if (node < 0 || (size_t)node >= self->dag[depth - 3].entries[depth] / 52)
+        error = "node is not a node of that depth";
+    if (error != NULL) {
+        PyBuffer_Release(&ob);
+        PyErr_SetString(PyExc_ValueError, error);
+        return NULL;
+    }
+    const struct dag *d = &self->dag[depth - 3]; /* the (depth + 2)-card DAG */
+    const unsigned char *first = d->layer[depth], *last = d->layer[depth + 1];
+    int w1 = d->width[depth], w2 = d->width[depth + 1];
+    uint16_t *out = ob.buf;
+    Py_BEGIN_ALLOW_THREADS
+    int i = 0;
+    for (int c1 = 0; c1 < 52; c1++) {
+        int dead1 = (int)(held >> c1 & 1);
+        size_t row = (size_t)get(first, w1, (size_t)node * 52 + (size_t)c1) * 52;
+        for (int c2 = c1 + 1; c2 < 52; c2++, i++)
+            out[i] = dead1 || (held >> c2 & 1) ? 0 : (uint16_t)get(last, w2, row + (size_t)c2);
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&ob);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Walker_methods[] = {
     {"draw_values", (PyCFunction)(void (*)(void))Walker_draw_values, METH_FASTCALL,
      "draw_values(node, depth, free, out): values of every draw completing a dag7 walk"},
@@ -1079,6 +1123,8 @@ static PyMethodDef Walker_methods[] = {
      "evaluate(cards) -> int | None: value of 5-7 distinct ints 0..51 in a list or tuple, else None"},
     {"fill_ordered", (PyCFunction)(void (*)(void))Walker_fill_ordered, METH_FASTCALL,
      "fill_ordered(n, node, free, include, r0, cards, values): rows of the ordered enumeration"},
+    {"rank_combos", (PyCFunction)(void (*)(void))Walker_rank_combos, METH_FASTCALL,
+     "rank_combos(node, depth, held, out): the value of every two-card combo finishing a walk"},
     {"score", (PyCFunction)(void (*)(void))Walker_score, METH_O,
      "score(values) -> [(wins, ties, units)]: per-player results of (players, boards) values"},
     {"histogram", (PyCFunction)(void (*)(void))Walker_histogram, METH_FASTCALL,

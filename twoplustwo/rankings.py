@@ -1,0 +1,58 @@
+"""Every two-card hand on one board at once: :func:`rank_hands`.
+
+Range-vs-range equity, solvers and hand-strength tables all ask the same
+question of a board: what is each of the 1,326 hole pairs worth on it?
+The board is walked once, each first hole card costs one lookup and each
+pair one more.
+
+>>> from twoplustwo import combo_index
+>>> values = rank_hands("Ah Kh Qh 7c 2d")
+>>> int(values[combo_index("Jh", "Th")])  # a royal flush
+7462
+>>> int(values[combo_index("Ah", "2c")])  # shares the ace of hearts with the board
+0
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from .cards import format_cards, parse_cards
+from .draws import Cards
+from .prefix import prefix
+from .ranges import COMBOS, N_COMBOS
+from .tables import Tables, get_tables
+
+__all__ = ["rank_hands"]
+
+
+def rank_hands(board: Cards, *, tables: Tables | None = None) -> npt.NDArray[np.uint16]:
+    """The value of each two-card combo of :data:`~twoplustwo.COMBOS` with ``board`` (3, 4 or 5 cards).
+
+    Returns a ``(1326,)`` uint16 array in the order of ``COMBOS`` (``c1 <
+    c2``, ``c1`` ascending, then ``c2``): a 5-, 6- or 7-card value on the
+    Hold'em scale 1..7462, or 0 where the combo shares a card with the
+    board. Raises ``ValueError`` for a board of another size or a bad or
+    repeated card.
+
+    >>> from twoplustwo import combo_index
+    >>> flop = rank_hands("2c 3c 4c")
+    >>> int(flop[combo_index("5c", "6c")]), int((flop == 0).sum())  # six-high straight flush; 150 combos touch the flop
+    (7454, 150)
+    """
+    cards = parse_cards(board)
+    if len(cards) not in (3, 4, 5):
+        raise ValueError(f"a board holds 3, 4 or 5 cards, got {len(cards)} ({format_cards(cards) or 'none'})")
+    t = get_tables(tables)
+    walked = prefix(cards, tables=t)
+    n = len(cards) + 2
+    out = np.zeros(N_COMBOS, dtype=np.uint16)
+    walker = t.walker
+    if walker is not None:
+        held = sum(1 << c for c in cards)
+        walker.rank_combos(walked.node(n), len(cards), held, out)
+        return out
+    live = ~np.isin(COMBOS, cards).any(axis=1)
+    out[live] = walked.evaluate_batch(COMBOS[live], check=False, threads=1)
+    return out
