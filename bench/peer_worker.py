@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import struct
 import sys
 from collections.abc import Callable, Sequence
@@ -21,7 +22,7 @@ from typing import Any
 
 import twoplustwo
 
-from . import REPEATS, best_of, say, single_hands
+from . import REPEATS, SEED, best_of, say, single_hands
 
 HERO, VILLAIN = (51, 50), (45, 44)  # As Ah, Kd Kc as rank * 4 + suit
 REST = [c for c in range(52) if c not in HERO + VILLAIN]
@@ -29,6 +30,7 @@ BOARDS = 1_712_304  # C(48, 5)
 BUDGET_S = 30.0
 SLICE = 100_000
 PROBE = 20_000
+OMAHA_DEALS = 20_000
 Route = tuple[str, Callable[..., int], str]
 
 
@@ -152,7 +154,30 @@ def main(names: list[str]) -> None:
                        "how": "measured" if n == BOARDS else f"extrapolated from {seconds:.2f} s", "counts": counts,
                        "agrees": counts == want})
     print(json.dumps({"numpy": sys.modules["numpy"].__version__, "per_call": per_call, "equity": equity,
-                      "notes": notes}))
+                      "omaha": omaha_calls(names), "notes": notes}))
+
+
+def omaha_calls(names: list[str]) -> list[dict[str, Any]]:
+    """Single Omaha (PLO4) calls from Python, twoplustwo against phevaluator, on the same seeded deals."""
+    rng = random.Random(SEED)
+    deals = [rng.sample(range(52), 9) for _ in range(OMAHA_DEALS)]
+    say("peers: evaluate_omaha")
+    ours = [(d[:4], d[4:]) for d in deals]
+    rows = [{"evaluator": "twoplustwo", "call": "evaluate_omaha(hole, board)", "deals": len(deals),
+             "calls_per_s": len(deals) / best_of(calls, twoplustwo.evaluate_omaha, ours, "pair")[0],
+             "checksum": digest([twoplustwo.evaluate_omaha(h, b) for h, b in ours])}]
+    if "phevaluator" in names:
+        import phevaluator as ph
+
+        say("peers: phevaluator.evaluate_omaha_cards")
+        # Its cards go board first, then the hand; its ranks are Cactus Kev's (1 is best).
+        theirs = [tuple(ph.Card(card_name(c)).id_ for c in d[4:] + d[:4]) for d in deals]
+        values = [7463 - ph.evaluate_omaha_cards(*t) for t in theirs]
+        rows.append({"evaluator": f"phevaluator {version('phevaluator')}", "call": "evaluate_omaha_cards(*cards)",
+                     "deals": len(deals), "checksum": digest(values),
+                     "calls_per_s": len(deals) / best_of(calls, ph.evaluate_omaha_cards, theirs, "star")[0],
+                     "agrees": digest(values) == rows[0]["checksum"]})
+    return rows
 
 
 if __name__ == "__main__":

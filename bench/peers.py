@@ -98,6 +98,9 @@ def main(argv: list[str] | None = None) -> int:
         "fresh_about": f"a fresh interpreter's import and first evaluate of one 7-card hand, median of {FRESH_RUNS} "
         "alternating runs, bytecode compiled beforehand",
         "fresh": fresh,
+        "omaha_about": "single PLO4 calls from Python on the same seeded deals (4 hole cards, 5 board cards), best of "
+        f"{REPEATS}; checksum of the values mapped to higher-is-stronger",
+        "omaha": report["omaha"],
         "notes": report["notes"],
     }
     PEERS_RESULTS.write_text(json.dumps(results, indent=1) + "\n")

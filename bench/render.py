@@ -171,6 +171,11 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
         mine, theirs = ours["calls_per_s"], best["calls_per_s"]
         add("single hand, 7 ints, calls/s", mega(mine), f"{mega(theirs)} ({best['evaluator']})",
             versus(mine, theirs, "rate"))
+        if len(omaha := peers.get("omaha", [])) > 1:
+            mine, theirs = omaha[0]["calls_per_s"], omaha[1]["calls_per_s"]
+            agree = "" if omaha[1].get("agrees") else " (**values differ**)"
+            add("Omaha (PLO4), single `evaluate_omaha` calls/s", mega(mine),
+                f"{mega(theirs)} ({omaha[1]['evaluator']}){agree}", versus(mine, theirs, "rate"))
         if len(fresh := peers.get("fresh", [])) > 1:
             mine, theirs = fresh[0]["seconds"], fresh[1]["seconds"]
             add("fresh process: import + first evaluate", f"{mine * 1e3:.1f} ms",

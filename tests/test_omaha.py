@@ -18,6 +18,7 @@ from twoplustwo.omaha import (
     evaluate_omaha_low,
     evaluate_omaha_low_batch,
 )
+from twoplustwo.tables import Tables
 
 Array = npt.NDArray[Any]
 DEALS = 100_000
@@ -284,3 +285,44 @@ def test_bad_batch_shapes_and_types() -> None:
 def test_describe_low_refuses_what_is_not_a_low_value(value: object) -> None:
     with pytest.raises(ValueError, match=r"^low value must be an int in 0\.\.56, got "):
         describe_low(value)  # type: ignore[arg-type]
+
+
+def test_the_c_backend_agrees_with_the_numpy_path(both: tuple[Tables, Tables]) -> None:
+    # The C walk (dag5, rows in C) against the numpy reference, value for
+    # value and error for error, single deals and batches.
+    c, ref = both
+    rng = np.random.default_rng(77)
+    for size in (4, 5, 6):
+        for board_size in (3, 4, 5):
+            deals = np.argsort(rng.random((3000, 52)), axis=1)[:, : size + board_size]
+            holes, boards = deals[:, :size], deals[:, size:]
+            want = tp.evaluate_omaha_batch(holes, boards, tables=ref, threads=1)
+            np.testing.assert_array_equal(tp.evaluate_omaha_batch(holes, boards, tables=c, threads=2), want)
+            for i in range(0, 3000, 300):
+                assert tp.evaluate_omaha(holes[i].tolist(), boards[i].tolist(), tables=c) == want[i]
+                text_hole = " ".join(tp.format_card(x) for x in holes[i])
+                assert tp.evaluate_omaha(text_hole, tuple(boards[i].tolist()), tables=c) == want[i]
+    shared = np.array(tp.parse_cards("Qh Jh Th 9h 2s"))
+    holes = np.array([tp.parse_cards("Ah Kh 2c 3d"), tp.parse_cards("Ah Kc 2c 3d")])
+    assert tp.evaluate_omaha_batch(holes, shared, tables=c).tolist() == [7462, 5863]
+    bad_cases = [
+        (("As Ad Kh 2c", "As Kd Qh"), {}),
+        (([51, 50, 49, 48], [47, 46, 52]), {}),
+        (([51, 50, 49, True], [47, 46, 45]), {}),
+        (("As Ad Kh", "Qd Jh Tc"), {}),
+        (("As Ad Kh 2c", "Qd Jh Tc 9s 8s 7s"), {}),
+    ]
+    for (hole, board), _ in bad_cases:
+        errors = []
+        for t in (c, ref):
+            with pytest.raises((ValueError, TypeError)) as e:
+                tp.evaluate_omaha(hole, board, tables=t)
+            errors.append((type(e.value), str(e.value)))
+        assert errors[0] == errors[1], (hole, board)
+    rows = np.array([[51, 50, 0, 5], [12, 13, 14, 47], [1, 2, 3, 4]])
+    errors = []
+    for t in (c, ref):
+        with pytest.raises(ValueError) as e:
+            tp.evaluate_omaha_batch(rows, np.array([[47, 43, 39, 35, 6]] * 3), tables=t)
+        errors.append(str(e.value))
+    assert errors[0] == errors[1] == "row 1: Ks is in both the hole cards and the board"

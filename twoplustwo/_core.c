@@ -1113,6 +1113,149 @@ static PyObject *Walker_rank_combos(Walker *self, PyObject *const *args, Py_ssiz
     Py_RETURN_NONE;
 }
 
+/* ------------------------------------------------------------------ Omaha */
+
+/* The best Hold'em value of two of the nh hole cards and three of the nb
+ * board cards (all checked), down dag5: each board triple walked once, each
+ * (triple, hole card) once more, each pair one last lookup. */
+static uint32_t omaha_best(const Walker *self, const unsigned char *h, int nh, const unsigned char *b, int nb) {
+    const struct dag *d = &self->dag[0];
+    uint32_t best = 0;
+    for (int i = 0; i < nb - 2; i++) {
+        size_t n1 = (size_t)get(d->layer[0], d->width[0], b[i]) * 52;
+        for (int j = i + 1; j < nb - 1; j++) {
+            size_t n2 = (size_t)get(d->layer[1], d->width[1], n1 + b[j]) * 52;
+            for (int k = j + 1; k < nb; k++) {
+                size_t n3 = (size_t)get(d->layer[2], d->width[2], n2 + b[k]) * 52;
+                for (int x = 0; x < nh - 1; x++) {
+                    size_t n4 = (size_t)get(d->layer[3], d->width[3], n3 + h[x]) * 52;
+                    for (int y = x + 1; y < nh; y++) {
+                        uint32_t v = get(d->layer[4], d->width[4], n4 + h[y]);
+                        best = v > best ? v : best;
+                    }
+                }
+            }
+        }
+    }
+    return best;
+}
+
+/* Cards of a list or tuple of plain ints 0..51 or an ASCII card string, not
+ * yet held in *seen: how many (at most max), or -1 for anything else. */
+static int omaha_cards(PyObject *obj, unsigned char *cards, int max, uint64_t *seen) {
+    int n;
+    if (PyUnicode_CheckExact(obj)) {
+        unsigned char parsed[MAX_DEPTH];
+        n = PyUnicode_IS_ASCII(obj) ? parse_text((const char *)PyUnicode_1BYTE_DATA(obj), PyUnicode_GET_LENGTH(obj),
+                                                 parsed)
+                                    : -1;
+        if (n < 0 || n > max)
+            return -1;
+        memcpy(cards, parsed, (size_t)n);
+    } else if (PyList_CheckExact(obj) || PyTuple_CheckExact(obj)) {
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(obj);
+        if (len > max)
+            return -1;
+        PyObject **items = PySequence_Fast_ITEMS(obj);
+        for (Py_ssize_t i = 0; i < len; i++) {
+            if (!PyLong_CheckExact(items[i]))
+                return -1;
+            int overflow;
+            long c = PyLong_AsLongAndOverflow(items[i], &overflow);
+            if (overflow || c < 0 || c > 51)
+                return -1;
+            cards[i] = (unsigned char)c;
+        }
+        n = (int)len;
+    } else {
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        uint64_t bit = (uint64_t)1 << cards[i];
+        if (*seen & bit)
+            return -1;
+        *seen |= bit;
+    }
+    return n;
+}
+
+/* omaha(hole, board) -> int | None: the value of one deal of 4-6 hole cards
+ * and 3-5 board cards, all distinct; None for anything else (Python then
+ * parses and explains). */
+static PyObject *Walker_omaha(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "omaha(hole, board)");
+        return NULL;
+    }
+    unsigned char h[6], b[5];
+    uint64_t seen = 0;
+    int nh = omaha_cards(args[0], h, 6, &seen);
+    int nb = nh < 4 ? -1 : omaha_cards(args[1], b, 5, &seen);
+    if (nb < 3)
+        Py_RETURN_NONE;
+    return PyLong_FromUnsignedLong(omaha_best(self, h, nh, b, nb));
+}
+
+/* omaha_rows(holes, boards, out) -> int: the values of (N, 4..6) uint8 hole
+ * rows with (N, 3..5) uint8 boards, or one (1, k) board for every row, into
+ * out (uint16, N). A row with a card over 51 or a card twice stops the
+ * work and its index is returned; else -1. The GIL is released. */
+static PyObject *Walker_omaha_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "omaha_rows(holes, boards, out)");
+        return NULL;
+    }
+    Py_buffer hb, bb, ob;
+    if (PyObject_GetBuffer(args[0], &hb, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[1], &bb, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0) {
+        PyBuffer_Release(&hb);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[2], &ob, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_ND) < 0) {
+        PyBuffer_Release(&hb);
+        PyBuffer_Release(&bb);
+        return NULL;
+    }
+    int ok = hb.ndim == 2 && bb.ndim == 2 && hb.itemsize == 1 && bb.itemsize == 1 && ob.itemsize == 2 &&
+             hb.shape[1] >= 4 && hb.shape[1] <= 6 && bb.shape[1] >= 3 && bb.shape[1] <= 5 &&
+             (bb.shape[0] == hb.shape[0] || bb.shape[0] == 1) && ob.len == hb.shape[0] * 2;
+    Py_ssize_t bad = -1;
+    if (ok) {
+        const unsigned char *holes = hb.buf, *boards = bb.buf;
+        int nh = (int)hb.shape[1], nb = (int)bb.shape[1];
+        Py_ssize_t step = bb.shape[0] == 1 ? 0 : nb;
+        uint16_t *out = ob.buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t r = 0; r < hb.shape[0]; r++) {
+            const unsigned char *h = holes + r * nh, *b = boards + r * step;
+            uint64_t seen = 0;
+            int good = 1;
+            for (int i = 0; i < nh + nb; i++) {
+                unsigned char c = i < nh ? h[i] : b[i - nh];
+                uint64_t bit = (uint64_t)1 << (c & 63);
+                good &= c <= 51 && !(seen & bit);
+                seen |= bit;
+            }
+            if (!good) {
+                bad = r;
+                break;
+            }
+            out[r] = (uint16_t)omaha_best(self, h, nh, b, nb);
+        }
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&hb);
+    PyBuffer_Release(&bb);
+    PyBuffer_Release(&ob);
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError,
+                        "omaha_rows takes (N, 4..6) uint8 holes, (N or 1, 3..5) uint8 boards and a uint16 out of N");
+        return NULL;
+    }
+    return PyLong_FromSsize_t(bad);
+}
+
 static PyMethodDef Walker_methods[] = {
     {"draw_values", (PyCFunction)(void (*)(void))Walker_draw_values, METH_FASTCALL,
      "draw_values(node, depth, free, out): values of every draw completing a dag7 walk"},
@@ -1123,6 +1266,10 @@ static PyMethodDef Walker_methods[] = {
      "evaluate(cards) -> int | None: value of 5-7 distinct ints 0..51 in a list or tuple, else None"},
     {"fill_ordered", (PyCFunction)(void (*)(void))Walker_fill_ordered, METH_FASTCALL,
      "fill_ordered(n, node, free, include, r0, cards, values): rows of the ordered enumeration"},
+    {"omaha", (PyCFunction)(void (*)(void))Walker_omaha, METH_FASTCALL,
+     "omaha(hole, board) -> int | None: value of one Omaha deal of plain distinct cards, else None"},
+    {"omaha_rows", (PyCFunction)(void (*)(void))Walker_omaha_rows, METH_FASTCALL,
+     "omaha_rows(holes, boards, out) -> int: Omaha values of uint8 rows; the first bad row or -1"},
     {"rank_combos", (PyCFunction)(void (*)(void))Walker_rank_combos, METH_FASTCALL,
      "rank_combos(node, depth, held, out): the value of every two-card combo finishing a walk"},
     {"score", (PyCFunction)(void (*)(void))Walker_score, METH_O,

@@ -129,8 +129,18 @@ def evaluate_omaha(hole: Cards, board: Cards, *, tables: Tables | None = None) -
     ...
     ValueError: As is in both the hole cards and the board
     """
+    t = get_tables(tables)
+    walker = t.walker
+    if walker is not None:
+        # C backend: plain distinct ints or card text are evaluated at once;
+        # anything else is parsed (which names the problem) first.
+        value: int | None = walker.omaha(hole, board)
+        if value is None:
+            value = walker.omaha(*_parse_deal(hole, board))
+        assert value is not None  # checked cards of the right counts always have one
+        return value
     h, b = _parse_deal(hole, board)
-    w = get_tables(tables).hand_views
+    w = t.hand_views
     l1, l2, l3, l4, l5, v5 = w.l1, w.l2, w.l3, w.l4, w.l5, w.v5
     n = len(h)
     best = 0
@@ -353,9 +363,41 @@ def evaluate_omaha_batch(
     ...
     ValueError: row 1: Ks is in both the hole cards and the board
     """
-    step = _high_step(get_tables(tables).layers("dag5"))
+    t = get_tables(tables)
+    if t.walker is not None:
+        return _run_c(holes, boards, threads, t.walker)
+    step = _high_step(t.layers("dag5"))
     result: npt.NDArray[np.uint16] = _run(holes, boards, threads, np.uint16, step)
     return result
+
+
+def _run_c(holes: npt.ArrayLike, boards: npt.ArrayLike, threads: int | None, walker: Any) -> npt.NDArray[np.uint16]:
+    """:func:`evaluate_omaha_batch` on the C backend: the same checks and errors, rows walked in C."""
+    workers = pool.resolve_threads(threads)
+    h, b = _as_deals(holes, boards)
+    shared = len(b) == 1 and len(h) != 1
+    if shared:
+        try:
+            parse_cards(b[0])
+        except ValueError as e:
+            raise ValueError(f"the board: {e}") from None
+    for a in (h, b):
+        if a.size and (a.min() < 0 or a.max() > 51):
+            raise _row_error(h, b, _first_bad_row(h, b))
+    h8, b8 = np.ascontiguousarray(h, dtype=np.uint8), np.ascontiguousarray(b, dtype=np.uint8)
+    out = np.empty(len(h), dtype=np.uint16)
+
+    def part(lo: int, hi: int) -> int:
+        bad: int = walker.omaha_rows(h8[lo:hi], b8 if len(b8) == 1 else b8[lo:hi], out[lo:hi])
+        return bad if bad < 0 else lo + bad
+
+    if len(h) < _PARALLEL_MIN:
+        workers = 1
+    cuts = [len(h) * i // workers for i in range(workers + 1)]
+    bad = [r for r in pool.run(workers, part, cuts[:-1], cuts[1:]) if r >= 0]
+    if bad:
+        raise _row_error(h, b, min(bad))
+    return out
 
 
 def evaluate_omaha_low_batch(
