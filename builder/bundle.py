@@ -32,7 +32,7 @@ from twoplustwo.bundle import (
     import_zstandard,
     install_bundle,
 )
-from twoplustwo.format import FORMAT_VERSION, MANIFEST
+from twoplustwo.format import FORMAT_VERSION, MANIFEST, parse_manifest
 from twoplustwo.tables import default_path, load_tables
 
 __all__ = ["BundleReport", "LEVEL", "WINDOW_LOG", "main", "transform_for", "write_bundle"]
@@ -106,14 +106,18 @@ def write_bundle(
 
     The tables are hashed first (a bundle never carries damaged files) and,
     with ``check``, the bundle is installed into a scratch directory
-    afterwards, which checks every sha256 again.
+    afterwards, which checks every sha256 again. Every file the manifest
+    lists goes in, other games' too.
     """
     zstandard = import_zstandard()
     t0 = time.perf_counter()
     root = Path(tables) if tables is not None else default_path()
     text = (root / MANIFEST).read_bytes()
+    # Strict, as the installer is: a bundle carries the whole set, and a role
+    # the runtime does not know could not be installed.
+    manifest = parse_manifest(text.decode("utf-8"), root / MANIFEST, strict=True)
     t = load_tables(root, verify=True)
-    if json.loads(text) != t.manifest:
+    if manifest != t.manifest:
         raise OSError(f"{root}: tables were republished while bundling; run again")
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -125,11 +129,11 @@ def write_bundle(
     cctx = zstandard.ZstdCompressor(compression_params=params)
     try:
         with open(part, "wb") as fh, cctx.stream_writer(fh, closefd=False) as z:
-            _write_tar(z, root, t.manifest, text)
+            _write_tar(z, root, manifest, text)
         os.replace(part, path)
     finally:
         part.unlink(missing_ok=True)
-    raw_nbytes = sum(f["offset"] + f["nbytes"] for f in t.manifest["files"]) + len(text)
+    raw_nbytes = sum(f["offset"] + f["nbytes"] for f in manifest["files"]) + len(text)
     if check:
         with tempfile.TemporaryDirectory(prefix="twoplustwo-bundle-check-") as scratch:
             install_bundle(path, to=Path(scratch) / "tables")

@@ -278,6 +278,43 @@ def _unknown_roles(d: _Dir) -> None:
     d.manifest["files"].append({"role": "dag9/fancy", "compression": "zstd"})
 
 
+#: The game of the game-roles case: a made-up name, since any lowercase name makes a game role.
+TINY_GAME = "tiny"
+
+
+def _game_arrays(s: _Set) -> None:
+    # The game's DAG is dag7 with the two nodes of every depth swapped and
+    # every value one higher: a reader that took one of its files for
+    # hold'em's, or the other way round, walks to wrong values.
+    for role in [r for r in s.arrays if r.startswith("dag7/")]:
+        entries, what = s.arrays[role], role.partition("/")[2]
+        if what.startswith("value"):
+            game = [v + 1 for v in reversed(entries)]
+        else:
+            k = int(what[5:])
+            rows = [entries[i : i + 52] for i in range(0, len(entries), 52)]
+            if k > 1:
+                rows.reverse()
+            game = [e + 1 if k == 7 else 1 - e for row in rows for e in row]
+        s.arrays[f"{TINY_GAME}/{role}"] = game
+        s.dtypes[f"{TINY_GAME}/{role}"] = s.dtypes[role]
+        s.offsets[f"{TINY_GAME}/{role}"] = s.offsets[role]
+
+
+def _game_keys(d: _Dir) -> None:
+    d.manifest["nodes"][f"{TINY_GAME}/dag7"] = list(TINY_NODES["dag7"])
+    d.manifest["games"] = {
+        TINY_GAME: {
+            "deck": list(range(52)),
+            "sizes": [5, 6, 7],
+            "values": 7102,
+            "dags": [f"{TINY_GAME}/dag7"],
+            "ranking": "none: a conformance fixture, not poker values",
+            "categories": [["any", 1, 7102]],
+        }
+    }
+
+
 def _unknown_keys(d: _Dir) -> None:
     d.manifest["x-future"] = {"list": [1, 2.5, None, True, "text"], "deep": _nested(62)}
     d.manifest["nodes"]["dag8"] = [1, 52, 1326]
@@ -434,6 +471,8 @@ CASES: tuple[Case, ...] = (
          "load", _edit(_extra_files), vectors=True),
     Case("unknown-roles", "three more files[] entries of roles this version does not know, one of them odd",
          "load", _edit(_unknown_roles), vectors=True),
+    Case("game-roles", f"the 9 roles of another game's DAG {TINY_GAME}/dag7 (section 13), its nodes and games "
+         "entries", "load", _both(_game_arrays, _game_keys), vectors=True),
     Case("unknown-keys", "unknown keys in the manifest, a file entry and nodes; an informative value nested "
          "64 levels deep in all", "load", _edit(_unknown_keys), vectors=True),
     Case("zero-value-entry", "dag7/layer7[5] is 0: in range, since a last layer's dead entries may be 0",
@@ -717,6 +756,16 @@ manifest), and the `dag6` files have 192-byte headers where the others have
 128: take `offset` from the manifest. The damaged cases are this set with
 one thing wrong, with names and sha256s recomputed wherever the damage is
 not the hash itself.
+
+`cases/game-roles/` adds the DAG of a game named `tiny` (section 13 of
+the spec): the roles `tiny/dag7/layer1..7`, `tiny/dag7/value5` and
+`tiny/dag7/value6`, `nodes["tiny/dag7"]` and a `games` entry. Its arrays
+are those of `dag7` with the two nodes of every depth swapped and every
+value one higher, so a walk of `tiny/dag7` gives `tiny-vectors.txt`'s
+values plus one for 7 cards (and, through its value arrays, for 5 and 6),
+and a reader that mixes up the two DAGs' files goes wrong. A reader of
+hold'em alone walks `dag7` as before; one that knows game roles checks
+the game's entries too.
 
 ## Vectors
 

@@ -13,14 +13,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import combinations
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "N_HANDS", "all_hands", "random_hands"]
+__all__ = ["DEFAULT_CHUNK_SIZE", "N_HANDS", "all_hands", "deck_hands", "random_hands"]
 
 #: Number of distinct k-card hands, ``C(52, k)``.
 N_HANDS: dict[int, int] = {5: 2598960, 6: 20358520, 7: 133784560}
@@ -91,6 +91,34 @@ def all_hands(k: int, *, chunk_size: int = DEFAULT_CHUNK_SIZE) -> Iterator[npt.N
                     filled = 0
     if filled:
         yield out[:filled]
+
+
+def deck_hands(k: int, deck: Sequence[int]) -> npt.NDArray[np.uint8]:
+    """Every k-card hand of ``deck`` (cards in increasing order) as one ``(C(len(deck), k), k)`` uint8 array.
+
+    Rows are sorted card tuples in lexicographic order. Meant for small
+    decks: the 36-card short deck has 8,347,680 seven-card hands (58 MB).
+
+    >>> deck_hands(3, [16, 17, 18, 19]).tolist()
+    [[16, 17, 18], [16, 17, 19], [16, 18, 19], [17, 18, 19]]
+    """
+    if k < 1:
+        raise ValueError(f"hand size must be positive, got {k!r}")
+    cards = np.asarray(deck, dtype=np.uint8)
+    if len(cards) > 1 and not (np.diff(cards.astype(np.int64)) > 0).all():
+        raise ValueError("deck cards must be increasing")
+    n = len(cards)
+    rows = np.arange(n, dtype=np.uint8)[:, None]
+    for _ in range(k - 1):
+        # Each row extends with every position above its last one; rows
+        # that run out of positions drop out on the way.
+        last = rows[:, -1].astype(np.int64)
+        room = n - 1 - last
+        first = np.repeat(np.cumsum(room) - room, room)
+        nxt = np.repeat(last + 1, room) + np.arange(int(room.sum())) - first
+        rows = np.concatenate([np.repeat(rows, room, axis=0), nxt.astype(np.uint8)[:, None]], axis=1)
+    out: npt.NDArray[np.uint8] = cards[rows]
+    return out
 
 
 def random_hands(

@@ -19,6 +19,11 @@ must read the other's six-high straight flush. A second pass finds such
 rows by hashing, per suit, everything outside that suit (where the dead
 entries of most rows lie), and joins the rows of a bucket that agree on
 every entry live in both.
+
+A game with a smaller deck keeps 52-wide rows; the columns of cards
+outside its deck are dead in every row alike. They are set to 0 and then
+treated as live, so they never tell rows apart, and the second pass, which
+looks for rows whose dead entries lie in one suit, still finds them.
 """
 
 from __future__ import annotations
@@ -158,6 +163,7 @@ def join_layers(
     progress: Callable[[int], None] | None = None,
     *,
     dont_care: bool = True,
+    in_deck: npt.NDArray[np.bool_] | None = None,
 ) -> tuple[list[npt.NDArray[np.int64]], dict[int, npt.NDArray[np.int64]]]:
     """Join equivalent nodes at every depth, deepest first.
 
@@ -166,8 +172,10 @@ def join_layers(
     entry a joined child index or, at the last depth, a hand value; and the
     carried values re-indexed to the joined nodes. With ``dont_care=False``
     dead entries all read 0 and rows join only when equal as they stand
-    (the plain join, kept for comparison).
+    (the plain join, kept for comparison). ``in_deck`` marks the game's
+    cards (default: all 52); the entries of the others are 0.
     """
+    outside = None if in_deck is None or in_deck.all() else ~in_deck
     tables: list[npt.NDArray[np.int64]] = [np.empty(0, np.int64)] * len(layers)
     new_carried: dict[int, npt.NDArray[np.int64]] = {}
     child_map: npt.NDArray[np.int64] | None = None
@@ -180,6 +188,9 @@ def join_layers(
         else:
             dead = layer.next == DEAD
             rows = np.where(dead, 0, child_map[np.where(dead, 0, layer.next)])
+        if outside is not None:
+            rows = np.where(outside, 0, rows)
+            dead = dead & ~outside
         extra = carried.get(d)
         fallback = extra if extra is not None else np.zeros(len(rows), np.int64)
         rows = fill_dead(rows, dead, fallback) if dont_care else np.where(dead, 0, rows)

@@ -9,6 +9,8 @@ megabytes of each layer, where caches and the TLB hold them.
 The count is carried down the DAG like the runtime's histogram: a sorted
 prefix ending at card ``l`` extends with any card above ``l``, so the
 number of sorted prefixes per (node, last card) pair follows layer by layer.
+Only the game's cards count: in a smaller deck the other columns lead
+anywhere, and no hand takes them.
 """
 
 from __future__ import annotations
@@ -19,13 +21,18 @@ import numpy.typing as npt
 __all__ = ["hot_first"]
 
 
-def _set_counts(tables: list[npt.NDArray[np.int64]]) -> list[npt.NDArray[np.float64]]:
-    """Card sets reaching each node, per depth 1..n-1 (float64: exact below 2**53)."""
+def _set_counts(
+    tables: list[npt.NDArray[np.int64]], in_deck: npt.NDArray[np.bool_] | None = None
+) -> list[npt.NDArray[np.float64]]:
+    """Card sets of the deck reaching each node, per depth 1..n-1 (float64: exact below 2**53)."""
+    cards = np.arange(52) if in_deck is None else np.flatnonzero(in_deck)
     counts: npt.NDArray[np.float64] = np.zeros((len(tables[1]), 52))
-    counts[tables[0][0], np.arange(52)] = 1
+    counts[tables[0][0][cards], cards] = 1
     out = [counts.sum(axis=1)]
     for d in range(1, len(tables) - 1):
         w = np.cumsum(counts, axis=1) - counts
+        if in_deck is not None:
+            w[:, ~in_deck] = 0
         child = tables[d] * 52 + np.arange(52)
         flat: npt.NDArray[np.float64] = np.bincount(
             child.ravel(), weights=w.ravel(), minlength=len(tables[d + 1]) * 52
@@ -36,18 +43,21 @@ def _set_counts(tables: list[npt.NDArray[np.int64]]) -> list[npt.NDArray[np.floa
 
 
 def hot_first(
-    tables: list[npt.NDArray[np.int64]], carried: dict[int, npt.NDArray[np.int64]]
+    tables: list[npt.NDArray[np.int64]],
+    carried: dict[int, npt.NDArray[np.int64]],
+    in_deck: npt.NDArray[np.bool_] | None = None,
 ) -> tuple[list[npt.NDArray[np.int64]], dict[int, npt.NDArray[np.int64]]]:
     """Renumber the nodes of every depth from 1 on by falling set count.
 
     ``tables[d]`` is the ``(nodes at depth d, 52)`` array of child indices
     (values at the last depth); ``carried[d]`` holds per-node values at
     depth ``d``. Ties keep their previous order, so the result is
-    deterministic. Returns both renumbered.
+    deterministic. ``in_deck`` marks the game's cards (default: all 52).
+    Returns both renumbered.
     """
     tables = list(tables)
     carried = dict(carried)
-    for d, count in enumerate(_set_counts(tables), start=1):
+    for d, count in enumerate(_set_counts(tables, in_deck), start=1):
         order = np.argsort(-count, kind="stable")  # new index -> old index
         new_index = np.empty_like(order)
         new_index[order] = np.arange(len(order))

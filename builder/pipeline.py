@@ -1,4 +1,8 @@
-"""The build, stage by stage: enumerate, join, write, self-check, publish."""
+"""The build, stage by stage: enumerate, join, write, self-check, publish.
+
+Every game of :mod:`twoplustwo_builder.games` goes through the same stages
+into the same table set.
+"""
 
 from __future__ import annotations
 
@@ -13,11 +17,12 @@ import numpy.typing as npt
 from tqdm import tqdm
 
 import twoplustwo
-from twoplustwo.format import DAGS, MANIFEST, layer_role
+from twoplustwo.format import MANIFEST, layer_role
 
+from .games import GAMES, HOLDEM, Game
 from .join import join_layers
 from .order import hot_first
-from .selfcheck import self_check
+from .selfcheck import self_check, self_check_games
 from .states import enumerate_states, hand_values
 from .write import discard, new_staging, publish, smallest_dtype, stage
 
@@ -28,11 +33,12 @@ BUILDER_VERSION = "1"
 _INFO = {
     "card_encoding": "int 0..51 = rank*4 + suit; rank 0 = deuce .. 12 = ace; "
     "suit 0 clubs, 1 diamonds, 2 hearts, 3 spades",
-    "value_encoding": "1..7462, higher is stronger, equal ties; value = 7463 - Cactus Kev rank",
+    "value_encoding": "hold'em: 1..7462, higher is stronger, equal ties; value = 7463 - Cactus Kev rank; "
+    "every other game: 1..games[name].values, higher is stronger, equal ties",
     "walk": "node = 0; for each card: node = layer_k[node * 52 + card]; the last layer "
     "holds values; dag7/value5 and dag7/value6 give the value of a 5- or 6-card walk's node",
-    "dead_entries": "transitions no valid hand takes (a duplicate card, a fifth card of a rank) "
-    "lead to an arbitrary node or value: check input before walking",
+    "dead_entries": "transitions no valid hand takes (a duplicate card, a fifth card of a rank, "
+    "a card outside the game's deck) lead to an arbitrary node or value: check input before walking",
 }
 
 
@@ -50,24 +56,29 @@ class BuildReport:
         for dag in self.nodes:
             lines.append(f"{dag} nodes per depth before join: {self.nodes_before[dag]}")
             lines.append(f"{dag} nodes per depth after join:  {self.nodes[dag]}")
-        for dag in DAGS:
-            total = sum(v for k, v in self.nbytes.items() if k.startswith(dag))
-            lines.append(f"{dag} bytes: {total:,}")
+        for dag in sorted(self.nodes, key=lambda d: (d.count("/"), d)):
+            total = sum(v for k, v in self.nbytes.items() if k.startswith(dag + "/"))
+            seconds = sum(v for k, v in self.seconds.items() if k.startswith(dag + " "))
+            lines.append(f"{dag} bytes: {total:,}, enumerate and join {seconds:.2f} s")
         return "\n".join(lines)
 
 
-def _build_dag(
-    n: int, report: BuildReport, bar: tqdm
-) -> dict[str, npt.NDArray[np.int64]]:
-    dag = f"dag{n}"
+def _build_dag(n: int, report: BuildReport, bar: tqdm) -> dict[str, npt.NDArray[np.int64]]:
+    """The arrays of hold'em's ``n``-card DAG (tests hand back published ones instead)."""
+    return _build_game_dag(HOLDEM, n, report, bar)
+
+
+def _build_game_dag(game: Game, n: int, report: BuildReport, bar: tqdm) -> dict[str, npt.NDArray[np.int64]]:
+    dag = game.dag(n)
+    in_deck = game.in_deck()
     t0 = time.perf_counter()
-    layers = enumerate_states(n, progress=lambda _: bar.update())
+    layers = enumerate_states(n, progress=lambda _: bar.update(), game=game)
     t1 = time.perf_counter()
     carried = {}
     if n == 7:
-        carried = {d: hand_values(layers[d].states).astype(np.int64) for d in (5, 6)}
-    tables, values = join_layers(layers, carried, progress=lambda _: bar.update())
-    tables, values = hot_first(tables, values)
+        carried = {d: hand_values(layers[d].states, game).astype(np.int64) for d in (5, 6)}
+    tables, values = join_layers(layers, carried, progress=lambda _: bar.update(), in_deck=in_deck)
+    tables, values = hot_first(tables, values, in_deck)
     t2 = time.perf_counter()
     report.seconds[f"{dag} enumerate"] = t1 - t0
     report.seconds[f"{dag} join"] = t2 - t1
@@ -93,9 +104,13 @@ def build(
     staging = new_staging(target)
     try:
         arrays: dict[str, npt.NDArray[np.integer[Any]]] = {}
-        for n in (7, 6, 5):
-            with tqdm(total=2 * n, desc=f"dag{n}", unit="layer", disable=disable, file=sys.stderr) as bar:
-                arrays.update(_build_dag(n, report, bar))
+        for game in GAMES:
+            for n in game.dags:
+                with tqdm(total=2 * n, desc=game.dag(n), unit="layer", disable=disable, file=sys.stderr) as bar:
+                    if game is HOLDEM:
+                        arrays.update(_build_dag(n, report, bar))
+                    else:
+                        arrays.update(_build_game_dag(game, n, report, bar))
         t0 = time.perf_counter()
         stage(target, arrays, _manifest_info(report), staging)
         report.seconds["write"] = time.perf_counter() - t0
@@ -111,6 +126,11 @@ def build(
 
                 self_check(staging, sample=sample, step=step)
             report.seconds["self-check"] = time.perf_counter() - t0
+            others = [g for g in GAMES if g is not HOLDEM]
+            t0 = time.perf_counter()
+            with tqdm(total=3, desc="self-check, other games", disable=disable, file=sys.stderr) as bar:
+                self_check_games(staging, others, step=lambda _: bar.update())
+            report.seconds["self-check other games"] = time.perf_counter() - t0
         publish(staging)
     except BaseException:
         discard(staging)
@@ -121,6 +141,7 @@ def build(
 def _manifest_info(report: BuildReport) -> dict[str, Any]:
     return {
         **_INFO,
+        "games": {game.name: _game_info(game) for game in GAMES},
         "nodes": report.nodes,
         "nodes_before_join": report.nodes_before,
         "builder": {
@@ -129,7 +150,8 @@ def _manifest_info(report: BuildReport) -> dict[str, Any]:
             "parameters": {
                 "suit_rule": "a suit is kept at depth k of an n-card DAG while it has at "
                 "least k + 5 - n cards; after five of a suit the others are dropped",
-                "leaf_oracle": "twoplustwo_builder.oracles.signature",
+                "leaf_oracle": "hold'em: twoplustwo_builder.oracles.signature; other games: "
+                "twoplustwo_builder.games.rules_table",
                 "node_order": "each depth's nodes numbered by falling count of card sets reaching them",
                 "join": "bottom-up row hashing at every depth; dead entries filled from "
                 "the same rank in another suit; on the last layer, rows that agree "
@@ -139,14 +161,29 @@ def _manifest_info(report: BuildReport) -> dict[str, Any]:
     }
 
 
+def _game_info(game: Game) -> dict[str, Any]:
+    return {
+        "deck": list(game.deck),
+        "sizes": list(game.sizes),
+        "values": game.values,
+        "dags": [game.dag(n) for n in sorted(game.dags)],
+        "ranking": game.ranking,
+        "categories": [list(c) for c in game.categories()],
+    }
+
+
 def tables_present(target: str | Path) -> bool:
-    """Whether ``target`` already holds a table set this version can load."""
+    """Whether ``target`` already holds a table set this version can load, with every game's files.
+
+    A set from before a game was added loads, but lacks that game's roles:
+    it is not present, so ``make`` builds it again.
+    """
     from twoplustwo.tables import TableError, load_tables
 
     if not (Path(target) / MANIFEST).is_file():
         return False
     try:
-        load_tables(target)
+        t = load_tables(target)
     except TableError:
         return False
-    return True
+    return all(role in t.buffers for game in GAMES for role in game.roles())

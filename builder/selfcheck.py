@@ -5,24 +5,32 @@ format is tested end to end, and compare with evaluators that share no code
 with the DAG: every 5-card hand against the plain categoriser, the 5-, 6-
 and 7-card category counts over every hand against the published figures,
 and random 7-card hands in random card order against two oracles.
+
+Other games' tables, which the runtime loads and verifies but does not
+evaluate, are compared, every 5-, 6- and 7-card hand of the deck, with the
+game's oracle; their seven-card category counts with any known ones.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from twoplustwo.evaluate import walk
+from twoplustwo.format import MANIFEST
 from twoplustwo.histograms import histogram
-from twoplustwo.tables import load_tables
+from twoplustwo.tables import Tables, load_tables
 from twoplustwo.values import differs_from_published
 
-from .hands import all_hands, random_hands
-from .oracles import categoriser, signature
+from .games import Game
+from .hands import all_hands, deck_hands, random_hands
+from .oracles import categoriser, short_deck, signature
 
-__all__ = ["SelfCheckError", "self_check"]
+__all__ = ["SelfCheckError", "self_check", "self_check_games"]
 
 class SelfCheckError(RuntimeError):
     """The built tables disagree with an oracle."""
@@ -66,3 +74,57 @@ def self_check(path: Path, *, sample: int = 1_000_000, step: Callable[[str], Non
     six = hands[:50_000, :6]
     _compare("dag7 value6, random hands", t.arrays["dag7/value6"][node6[:50_000]], categoriser.evaluate(six), six)
     _compare("dag6, random hands", walk(t.layers("dag6"), six), categoriser.evaluate(six), six)
+
+
+def _game_arrays(t: Tables, game: Game) -> dict[str, npt.NDArray[Any]]:
+    """The game's 7-card DAG arrays by role; a set without one of them fails the check."""
+    missing = [role for role in game.roles() if role not in t.arrays]
+    if missing:
+        raise SelfCheckError(f"{t.path / MANIFEST}: missing roles {missing}")
+    return {role: t.arrays[role] for role in game.roles()}
+
+
+def _walk(layers: list[npt.NDArray[Any]], hands: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    node = np.zeros(len(hands), dtype=np.int64)
+    for k in range(hands.shape[1]):
+        node = layers[k][node * 52 + hands[:, k]].astype(np.int64)
+    return node
+
+
+def self_check_games(path: Path, games: Sequence[Game], *, step: Callable[[str], None] | None = None) -> None:
+    """Raise :class:`SelfCheckError` unless each game's tables at ``path`` agree with its oracle on every hand.
+
+    Each game has a 7-card DAG with ``value5`` and ``value6`` arrays, and is
+    a variant of :mod:`twoplustwo_builder.oracles.short_deck`, whose deck
+    it has; the variants share the hands and the oracle's subset search.
+    """
+    if not games:
+        return
+    if any(game.deck != tuple(short_deck.DECK) for game in games):
+        raise SelfCheckError("only short-deck games have an oracle")
+    t = load_tables(path, verify=True)
+    arrays = {game.name: _game_arrays(t, game) for game in games}
+    for n in (5, 6, 7):
+        (step or (lambda _: None))(f"{n}-card hands")
+        hands = deck_hands(n, games[0].deck)
+        if n == 7:
+            # Cards in every rotation of their order: a node is a set of cards.
+            for r in range(1, 7):
+                hands[r::7] = np.roll(hands[r::7], r, axis=1)
+        want = short_deck.evaluate_variants(hands, [game.name for game in games])
+        for game in games:
+            dag = game.dag(7)
+            layers = [arrays[game.name][f"{dag}/layer{k}"] for k in range(1, n + 1)]
+            if n < 7:
+                got = arrays[game.name][f"{dag}/value{n}"][_walk(layers, hands)].astype(np.int64)
+                _compare(f"{dag} value{n}, all {n}-card hands", got, want[game.name], hands)
+                continue
+            got = _walk(layers, hands)
+            _compare(f"{dag}, all 7-card hands", got, want[game.name], hands)
+            counts = np.bincount(got, minlength=game.values + 1)
+            ranges = {name: (first, last) for name, first, last in game.categories()}
+            for name, count in game.known_counts:
+                first, last = ranges[name]
+                total = int(counts[first : last + 1].sum())
+                if total != count:
+                    raise SelfCheckError(f"{dag}: {total:,} seven-card hands are a {name}, not {count:,}")

@@ -8,13 +8,24 @@ form that forgets what can no longer matter for an ``n``-card hand:
 * once five cards share a suit, the others can no longer matter (no full
   house or quads fit beside a flush in seven cards), so they are dropped.
 
+Both rules hold in every game of :mod:`twoplustwo_builder.games`. The first
+is about flushes alone, and a short-deck suit has nine cards, enough for any
+flush. The second needs that no hand beside a flush beats it: only a
+straight flush, quads and a full house can, the straight flush lies within
+the suit, and quads or a full house would share at most one card with the
+flush each (a rank holds one card of a suit), so quads and a flush take
+5 + 4 - 1 = 8 cards, a full house and a flush 5 + 5 - 2 = 8. Short deck
+ranks the flush above the full house, which only makes the rule safer.
+Nothing else in a node depends on the ranking, which reaches the DAG only
+through its leaf values (:meth:`Game.lookup <twoplustwo_builder.games.Game.lookup>`).
+
 A node is stored as a sorted row of symbols: ``0..51`` a card with its suit,
 ``52 + rank`` a card reduced to its rank, ``PAD`` a dropped card. Sorting
 makes the row independent of card order, and packing it into one integer
 gives the key that identifies equal nodes.
 
 Transitions that no valid hand takes (a card the node holds with its suit,
-a fifth card of a rank) are marked *dead*: the table may send them anywhere,
+a fifth card of a rank, a card outside the game's deck) are marked *dead*: the table may send them anywhere,
 which :mod:`twoplustwo_builder.join` uses to merge more nodes. Duplicate cards are the
 runtime's to reject; the DAG cannot see a duplicate of a card whose suit it
 has dropped.
@@ -33,6 +44,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .games import HOLDEM, Game
 from .oracles import signature
 
 __all__ = ["DEAD", "PAD", "SUITLESS", "Layer", "enumerate_states", "hand_values"]
@@ -70,12 +82,12 @@ def _ranks(sym: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
     return ranks
 
 
-def _valid(states: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+def _valid(states: npt.NDArray[np.uint8], game: Game) -> npt.NDArray[np.bool_]:
     """``(N, 52)``: which cards can follow each node in a valid hand."""
     cards = np.arange(52, dtype=np.uint8)
     dup = (states[:, :, None] == cards).any(axis=1)
     rank_counts = np.stack([(_RANK[states] == r).sum(axis=1) for r in range(13)], axis=1)
-    valid: npt.NDArray[np.bool_] = ~dup & (rank_counts[:, cards >> 2] < 4)
+    valid: npt.NDArray[np.bool_] = ~dup & (rank_counts[:, cards >> 2] < 4) & game.in_deck()
     return valid
 
 
@@ -134,8 +146,8 @@ def _keys(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
     return key
 
 
-def hand_values(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]:
-    """Values of complete symbol rows (5 to 7 symbols, dropped cards as PAD).
+def hand_values(rows: npt.NDArray[np.uint8], game: Game = HOLDEM) -> npt.NDArray[np.uint16]:
+    """``game``'s values of complete symbol rows (5 to 7 symbols, dropped cards as PAD).
 
     Suitless symbols cannot be part of a flush, and a row with PAD symbols
     already holds five suited cards, so the seed 000 signature follows from
@@ -150,13 +162,14 @@ def hand_values(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]:
         2 * (digits * in_flush).sum(axis=1),
         digits.sum(axis=1),
     )
-    return signature.lookup(sig)
+    return game.lookup(sig)
 
 
 def _leaf_values(
     states: npt.NDArray[np.uint8],
     cards: npt.NDArray[np.integer],
     valid: npt.NDArray[np.bool_] | None = None,
+    game: Game = HOLDEM,
 ) -> npt.NDArray[np.uint16]:
     """``(N, C)`` values of each node plus each of its ``C`` cards, 0 where not ``valid``.
 
@@ -180,15 +193,15 @@ def _leaf_values(
         np.where(old_flush, 2 * held_flush, digits.sum(axis=1, keepdims=True) + card_digit),
     )
     if valid is None:
-        return signature.lookup(sig)
-    sig[~valid] = signature.table()[0][0]
-    return np.where(valid, signature.lookup(sig), 0).astype(np.uint16)
+        return game.lookup(sig)
+    sig[~valid] = game.table()[0][0]
+    return np.where(valid, game.lookup(sig), 0).astype(np.uint16)
 
 
 def enumerate_states(
-    n: int, progress: Callable[[int], None] | None = None
+    n: int, progress: Callable[[int], None] | None = None, game: Game = HOLDEM
 ) -> list[Layer]:
-    """All canonical nodes of an ``n``-card DAG, depth 0 to ``n - 1``.
+    """All canonical nodes of an ``n``-card DAG of ``game``, depth 0 to ``n - 1``.
 
     ``progress`` is called with each depth as it completes.
     """
@@ -197,10 +210,10 @@ def enumerate_states(
     states = np.zeros((1, 0), dtype=np.uint8)
     layers: list[Layer] = []
     for depth in range(n):
-        valid = _valid(states)
+        valid = _valid(states, game)
         if depth + 1 == n:
             cards = np.broadcast_to(np.arange(52, dtype=np.uint8), valid.shape)
-            values = _leaf_values(states, cards, valid).astype(np.int64)
+            values = _leaf_values(states, cards, valid, game).astype(np.int64)
             layers.append(Layer(depth, states, values))
             break
         flat = valid.ravel()

@@ -90,7 +90,7 @@ def stage(
         files = [_write_npy(staging, role, arrays[role]) for role in sorted(arrays)]
         manifest = {"format_version": FORMAT_VERSION, **info, "files": files}
         text = json.dumps(manifest, indent=2, sort_keys=False) + "\n"
-        parse_manifest(text)  # never stage a manifest the reader would refuse
+        parse_manifest(text, strict=True)  # never stage a manifest the reader or publish() would refuse
         (staging / MANIFEST).write_text(text)
     except BaseException:
         discard(staging)

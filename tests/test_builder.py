@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.tinysets import INFO, fill_of, tiny_arrays, writer_cmd
+from tests.tinysets import INFO, fill_of, tiny_arrays, tiny_files, writer_cmd
 from twoplustwo.format import MANIFEST
 from twoplustwo.tables import default_path, load_tables
 from twoplustwo_builder import pipeline
@@ -32,6 +33,17 @@ def dag7_layers():
 @pytest.fixture(scope="module")
 def built():
     return load_tables(default_path())
+
+
+def _reuse_games(monkeypatch, built):
+    # The other games' DAGs come from the published set too, like hold'em's in each test.
+    def reuse(game, n, report, bar):
+        dag = game.dag(n)
+        report.nodes[dag] = built.manifest["nodes"][dag]
+        report.nodes_before[dag] = built.manifest["nodes_before_join"][dag]
+        return {role: np.asarray(a) for role, a in built.arrays.items() if role.startswith(f"{dag}/")}
+
+    monkeypatch.setattr(pipeline, "_build_game_dag", reuse)
 
 
 def _carried(layers):
@@ -154,6 +166,7 @@ def test_failed_self_check_publishes_nothing(tmp_path, built, monkeypatch):
         return arrays
 
     monkeypatch.setattr(pipeline, "_build_dag", reuse)
+    _reuse_games(monkeypatch, built)
     with pytest.raises(SelfCheckError, match="dag5, all 5-card hands: 1.* hands differ"):
         pipeline.build(target, quiet=True)
     assert (target / MANIFEST).read_text() == before
@@ -180,9 +193,11 @@ def test_a_completed_build_publishes_the_committed_manifest(tmp_path, built, mon
         return {role: np.asarray(a) for role, a in built.arrays.items() if role.startswith(f"{dag}/")}
 
     monkeypatch.setattr(pipeline, "_build_dag", reuse)
+    _reuse_games(monkeypatch, built)
     target = tmp_path / "t"
     pipeline.build(target, quiet=True, check=False)
     assert (target / MANIFEST).read_text() == (built.path / MANIFEST).read_text()
+    assert len(built.manifest["files"]) == 38
     assert sorted(p.name for p in target.glob("*.npy")) == sorted(f["name"] for f in built.manifest["files"])
     assert not list(target.glob(".build-*"))
     load_tables(target, verify=True)
@@ -222,6 +237,21 @@ def test_two_concurrent_writers_end_with_one_verified_set(tmp_path):
     assert not list(target.glob(".build-*"))
 
 
+def test_a_set_without_every_game_is_not_present(tmp_path):
+    # So `make` rebuilds a set from before a game was added.
+    for games, present in [((), False), (("short-deck",), False), (("short-deck", "short-deck-classic"), True)]:
+        target = tmp_path / f"{len(games)}"
+        target.mkdir()
+        manifest, files = tiny_files(1, games)
+        for name, raw in files.items():
+            (target / name).write_bytes(raw)
+        (target / MANIFEST).write_text(json.dumps(manifest))
+        assert pipeline.tables_present(target) is present, games
+        if present:
+            (target / files.popitem()[0]).unlink()  # a short-deck file
+            assert not pipeline.tables_present(target)
+
+
 def test_if_missing_skips_existing_tables(built):
     out = subprocess.run(
         [sys.executable, "-m", "twoplustwo_builder", "--out", str(built.path), "--if-missing"],
@@ -247,7 +277,6 @@ def test_staged_files_are_exactly_what_numpy_writes(tmp_path: Path) -> None:
     # The writer puts header and data down in one write(); the bytes must
     # stay those of numpy's own .npy, so any .npy reader takes them.
     import io
-    import json
 
     arrays = tiny_arrays(7)
     arrays["dag7/layer7"] = np.arange(52) * 150  # two-byte entries

@@ -330,6 +330,31 @@ def test_crafted_tiny_bundle_installs(tiny_installed: Path, tmp_path: Path) -> N
     assert sorted(os.listdir(tiny_installed)) == sorted([*files, MANIFEST, ".lock", "README.md"])
 
 
+def test_a_bundle_installs_every_game_and_the_next_removes_them(tiny_installed: Path, tmp_path: Path) -> None:
+    manifest, files = tiny_files(2, ("short-deck",))
+    bundle = write_zst(tmp_path / "games.tar.zst", [*set_members(manifest, files, "columns-delta"), END])
+    install_bundle(bundle, to=tiny_installed)
+    t = load_tables(tiny_installed, verify=True)
+    assert t.manifest["files"] == manifest["files"] and len(t.buffers) == 29
+    assert sorted(os.listdir(tiny_installed)) == sorted([*files, MANIFEST, ".lock", "README.md"])
+    plain, plain_files = tiny_files(3)
+    install_bundle(write_zst(tmp_path / "plain.tar.zst", [*set_members(plain, plain_files), END]), to=tiny_installed)
+    assert sorted(os.listdir(tiny_installed)) == sorted([*plain_files, MANIFEST, ".lock", "README.md"])
+
+
+def test_a_bundle_with_a_role_this_version_does_not_know_is_refused(tiny_installed: Path, tmp_path: Path) -> None:
+    before = _snapshot(tiny_installed)
+    manifest, files = tiny_files(2)
+    f = {**manifest["files"][0], "role": "omaha/dag9/layer1"}
+    f["name"] = f"omaha.dag9.layer1.{f['sha256'][:16]}.npy"
+    files[f["name"]] = files[manifest["files"][0]["name"]]
+    manifest["files"].append(f)
+    bundle = write_zst(tmp_path / "later.tar.zst", [*set_members(manifest, files), END])
+    with pytest.raises(BundleError, match="role 'omaha/dag9/layer1' is not one this twoplustwo knows"):
+        install_bundle(bundle, to=tiny_installed)
+    assert _snapshot(tiny_installed) == before
+
+
 def _rename(files: dict[str, bytes], f: dict[str, Any], name: str) -> str:
     files[name] = files.pop(f["name"])
     f["name"] = name

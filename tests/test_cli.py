@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -148,6 +149,21 @@ def test_bad_input_is_one_line_and_exit_2(
 # ------------------------------------------------------------ info and verify
 
 
+def info_dags(out: str) -> dict[str, list[str]]:
+    """The rows of info's node table: DAG -> its cells (node counts, total, bytes)."""
+    lines = out.split("nodes per depth:\n")[1].split("files:\n")[0].splitlines()
+    assert lines[0].split() == ["dag", "nodes", "at", "depth", "0..", "total", "bytes"]
+    return {line.split()[0]: line.split()[1:] for line in lines[1:]}
+
+
+def dag_bytes(manifest: dict[str, Any]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for f in manifest["files"]:
+        dag = f["role"].rpartition("/")[0]
+        out[dag] = out.get(dag, 0) + f["nbytes"]
+    return out
+
+
 def test_info(capsys: pytest.CaptureFixture[str]) -> None:
     from twoplustwo.tables import get_tables
 
@@ -156,12 +172,39 @@ def test_info(capsys: pytest.CaptureFixture[str]) -> None:
     t = get_tables()
     assert str(t.path.resolve()) in out
     assert "format version  1" in out
-    for dag, counts in t.nodes.items():
-        assert f"{dag}  " + " ".join(map(str, counts)) in out
+    # Every DAG the set has files for, other games' too, hold'em's first.
+    nbytes = dag_bytes(t.manifest)
+    rows = info_dags(out)
+    assert list(rows) == sorted(nbytes, key=lambda d: ("/" in d, d))
+    assert {"dag5", "dag6", "dag7", "short-deck/dag7", "short-deck-classic/dag7"} <= set(rows)
+    for dag, cells in rows.items():
+        counts = t.nodes[dag]
+        assert cells == [*map(str, counts), f"{sum(counts):,}", f"{nbytes[dag]:,}"], dag
+    assert sum(nbytes.values()) == t.nbytes
     assert f"{t.nbytes:,}" in out
     assert "load time" in out and " ms" in out
     for f in t.manifest["files"]:
         assert f["name"] in out and f["role"] in out
+
+
+def test_info_shows_the_dags_the_set_has_files_for(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, use_tables: object
+) -> None:
+    # Node counts of DAGs without files are not the loader's to check, so info
+    # shows none of them, whatever they hold.
+    copy = linked_copy(tmp_path)
+    m = json.loads((copy / MANIFEST).read_text())
+    m["files"] = [f for f in m["files"] if not f["role"].startswith("short-deck-classic/")]
+    m["nodes"]["dag8"] = "anything"
+    m["nodes"]["omaha/dag9"] = [1, None]
+    (copy / MANIFEST).write_text(json.dumps(m))
+    use_tables(copy)  # type: ignore[operator]
+    code, out, err = run(["info"], capsys)
+    assert (code, err) == (0, "")
+    rows = info_dags(out)
+    assert list(rows) == ["dag5", "dag6", "dag7", "short-deck/dag7"]
+    assert rows["short-deck/dag7"][-1] == f"{dag_bytes(m)['short-deck/dag7']:,}"
+    assert "short-deck-classic" not in out
 
 
 def test_verify(capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,6 +28,7 @@ from twoplustwo.format import (
     check_shapes,
     npy_header,
     parse_manifest,
+    role_dag,
 )
 
 WHERE = "some/dir/manifest.json"
@@ -38,30 +39,44 @@ NODES = {
 }
 
 
-def length_of(role: str) -> int:
-    dag, what = role.split("/")
+#: A game's DAG as the builder makes it (tables/README.md, section 13), and its roles.
+GAME_DAG = "short-deck/dag7"
+GAME_NODES = [1, 36, 630, 7140, 18279, 21435, 25433]
+GAME_ROLES = [f"{GAME_DAG}/layer{k}" for k in range(1, 8)] + [f"{GAME_DAG}/value5", f"{GAME_DAG}/value6"]
+
+
+def length_of(role: str, nodes: dict[str, list[int]]) -> int:
+    dag, _, what = role.rpartition("/")
     if what.startswith("value"):
-        return NODES["dag7"][int(what[5:])]
-    return NODES[dag][int(what[5:]) - 1] * 52
+        return nodes[dag][int(what[5:])]
+    return nodes[dag][int(what[5:]) - 1] * 52
+
+
+def file_entry(role: str, i: int, nodes: dict[str, list[int]]) -> dict[str, Any]:
+    dtype = list(DTYPES)[i % 3]
+    n = length_of(role, nodes)
+    return {
+        "name": f"{role.replace('/', '.')}.{i:016x}.npy",
+        "role": role,
+        "dtype": dtype,
+        "shape": [n],
+        "offset": 128,
+        "nbytes": n * DTYPES[dtype],
+        "sha256": f"{i:064x}",
+    }
 
 
 def valid_manifest() -> dict[str, Any]:
-    files = []
-    for i, role in enumerate(sorted(ROLES)):
-        dtype = list(DTYPES)[i % 3]
-        n = length_of(role)
-        files.append(
-            {
-                "name": f"{role.replace('/', '.')}.{i:016x}.npy",
-                "role": role,
-                "dtype": dtype,
-                "shape": [n],
-                "offset": 128,
-                "nbytes": n * DTYPES[dtype],
-                "sha256": f"{i:064x}",
-            }
-        )
+    files = [file_entry(role, i, NODES) for i, role in enumerate(sorted(ROLES))]
     return {"format_version": 1, "card_encoding": "rank*4 + suit", "nodes": copy.deepcopy(NODES), "files": files}
+
+
+def with_game(m: dict[str, Any]) -> dict[str, Any]:
+    """``m`` with the short-deck DAG's nodes and its 9 roles added, as the builder writes them."""
+    m["nodes"][GAME_DAG] = list(GAME_NODES)
+    m["files"] += [file_entry(role, 100 + i, {GAME_DAG: GAME_NODES}) for i, role in enumerate(GAME_ROLES)]
+    m["games"] = {"short-deck": {"deck": list(range(16, 52)), "values": 1404, "dags": [GAME_DAG]}}
+    return m
 
 
 def load(m: object) -> dict[str, Any]:
@@ -104,20 +119,22 @@ FIELD_JUNK: dict[str, list[object]] = {
 }
 
 
+@pytest.mark.parametrize("role", ["dag5/layer2", f"{GAME_DAG}/layer4"])
 @pytest.mark.parametrize(
     ("key", "value"), [(k, v) for k, vs in FIELD_JUNK.items() for v in vs], ids=lambda v: repr(v)[:20]
 )
-def test_bad_file_field_names_the_field(key: str, value: object) -> None:
-    m = valid_manifest()
-    entry(m, "dag5/layer2")[key] = value
+def test_bad_file_field_names_the_field(key: str, value: object, role: str) -> None:
+    m = with_game(valid_manifest())
+    entry(m, role)[key] = value
     message = refused(m)
-    assert key in message and "dag5/layer2" in message, message
+    assert key in message and role in message, message
 
 
+@pytest.mark.parametrize("role", ["dag6/layer3", f"{GAME_DAG}/value6"])
 @pytest.mark.parametrize("key", ["name", "dtype", "shape", "offset", "nbytes", "sha256"])
-def test_missing_file_field_names_the_field(key: str) -> None:
-    m = valid_manifest()
-    del entry(m, "dag6/layer3")[key]
+def test_missing_file_field_names_the_field(key: str, role: str) -> None:
+    m = with_game(valid_manifest())
+    del entry(m, role)[key]
     assert repr(key) in refused(m)
 
 
@@ -206,6 +223,90 @@ def test_a_known_role_renamed_to_an_unknown_one_leaves_it_missing() -> None:
     assert "missing roles ['dag5/layer3']" in refused(m)
 
 
+# ---------------------------------------------------------------- game roles
+
+
+def test_game_roles_are_kept_and_checked_like_holdems() -> None:
+    m = load(with_game(valid_manifest()))
+    assert sorted(f["role"] for f in m["files"]) == sorted(ROLES | set(GAME_ROLES))
+    assert [role_dag(r) for r in GAME_ROLES] == [GAME_DAG] * 9
+    assert {role_dag(r) for r in ROLES} == set(DAGS)
+
+
+def test_game_roles_are_optional() -> None:
+    m = with_game(valid_manifest())
+    m["files"] = [f for f in m["files"] if f["role"] not in GAME_ROLES[2:]]
+    assert sorted(f["role"] for f in load(m)["files"]) == sorted(ROLES | set(GAME_ROLES[:2]))
+
+
+def test_a_repeated_game_role_is_refused() -> None:
+    m = with_game(valid_manifest())
+    m["files"].append(dict(entry(m, f"{GAME_DAG}/layer3")))
+    assert f"'{GAME_DAG}/layer3' appears twice" in refused(m)
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [None, "x", [], GAME_NODES[:6], [*GAME_NODES, 1], [2, *GAME_NODES[1:]], [1, 36, 630, 7140, 18279, 21435, 0],
+     [1, 36, 630.0, 7140, 18279, 21435, 25433], [True, 36, 630, 7140, 18279, 21435, 25433]],
+    ids=repr,
+)  # fmt: skip
+def test_bad_node_counts_of_a_game_role(counts: object) -> None:
+    m = with_game(valid_manifest())
+    if counts is None:
+        del m["nodes"][GAME_DAG]
+    else:
+        m["nodes"][GAME_DAG] = counts
+    assert f"nodes['{GAME_DAG}'] must list 7 node counts" in refused(m)
+
+
+@pytest.mark.parametrize("role", GAME_ROLES)
+def test_game_shape_disagreeing_with_nodes_names_the_role(role: str) -> None:
+    m = with_game(valid_manifest())
+    m["files"] = [f for f in m["files"] if f["role"] in ROLES or f["role"] == role]
+    e = entry(m, role)
+    e["shape"] = [e["shape"][0] + 52]
+    e["nbytes"] = e["shape"][0] * DTYPES[e["dtype"]]
+    message = refused(m)
+    assert role in message and f"nodes['{GAME_DAG}']" in message and "shape" in message
+
+
+NOT_GAME_ROLES = [
+    "Short-Deck/dag7/layer1", "short-deck/dag6/layer1", "short-deck/dag5/layer1", "short-deck/dag7/layer8",
+    "short-deck/dag7/layer0", "short-deck/dag7/layer01", "short-deck/dag7/value7", "short-deck/dag7/value",
+    "short-deck/dag7", "-deck/dag7/layer1", "short--deck/dag7/layer1", "short-deck-/dag7/layer1",
+    "short deck/dag7/layer1", "7deck/dag7/layer1", "a/b/dag7/layer1", "/dag7/layer1", "short-deck/dag7/layer1/",
+    "short-deck/dag7/layer1\n", "short_deck/dag7/layer1", "dag7/layer8", "dag7/value7",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("role", NOT_GAME_ROLES, ids=repr)
+def test_roles_that_only_look_like_game_roles_are_dropped_whatever_they_hold(role: str) -> None:
+    m = valid_manifest()
+    m["files"].append({"role": role, "name": "../x", "shape": "many"})
+    assert role_dag(role) is None
+    assert sorted(f["role"] for f in load(m)["files"]) == sorted(ROLES)
+
+
+def test_nodes_and_games_of_games_the_set_lacks_are_not_read() -> None:
+    m = valid_manifest()
+    m["nodes"][GAME_DAG] = "anything"
+    m["games"] = ["not", {"an": "object"}]
+    load(m)
+    m = with_game(valid_manifest())
+    m["games"] = 5  # informative to this reader: it evaluates hold'em alone
+    load(m)
+
+
+def test_strict_parsing_refuses_roles_it_does_not_know() -> None:
+    m = with_game(valid_manifest())
+    assert len(parse_manifest(json.dumps(m), WHERE, strict=True)["files"]) == 29
+    m["files"].insert(3, {"role": "dag8/layer1"})
+    with pytest.raises(TableError, match=r"files\[3\]: role 'dag8/layer1' is not one this twoplustwo knows"):
+        parse_manifest(json.dumps(m), WHERE, strict=True)
+    assert len(parse_manifest(json.dumps(m), WHERE)["files"]) == 29
+
+
 def test_unknown_keys_are_ignored() -> None:
     m = valid_manifest()
     m["x-later"] = {"a": [1, 2.5, None]}
@@ -257,6 +358,8 @@ def test_nesting_up_to_the_limit_is_fine() -> None:
     for _ in range(MAX_DEPTH - 2):
         deep = [deep]
     m["x-deep"] = deep  # the manifest is level 1, so this reaches level 64 exactly
+    # Brackets inside strings, after escaped quotes and backslashes too, are text, not nesting.
+    m["x-text"] = ["[" * 100, '\\"{' * 100, "\\" * 3 + "[" * 100, 'a"b[' * 70]
     load(m)
     m["x-deep"] = [deep]
     assert "nested more than 64" in refused(m)
@@ -282,8 +385,8 @@ TOP_KEYS = ["format_version", "files", "nodes", "card_encoding", "extra"]
 
 @st.composite
 def mutated(draw: st.DrawFn) -> object:
-    """The valid manifest with one to three places replaced, deleted or wrapped."""
-    m: Any = valid_manifest()
+    """The valid manifest, with or without a game's roles, with one to three places replaced, deleted or wrapped."""
+    m: Any = with_game(valid_manifest()) if draw(st.booleans()) else valid_manifest()
     for _ in range(draw(st.integers(1, 3))):
         where = draw(st.sampled_from(["top", "file", "file_key", "nodes", "node_count", "shape", "whole"]))
         value = draw(json_values)
@@ -312,7 +415,7 @@ def mutated(draw: st.DrawFn) -> object:
             elif isinstance(f, dict):
                 f["shape"] = [value] if not delete else value
         elif where in ("nodes", "node_count") and isinstance(m.get("nodes"), dict):
-            dag = draw(st.sampled_from(sorted(DAGS)))
+            dag = draw(st.sampled_from([*sorted(DAGS), GAME_DAG]))
             counts = m["nodes"].get(dag)
             if where == "nodes" or not isinstance(counts, list) or not counts:
                 m["nodes"][dag] = value

@@ -21,16 +21,16 @@ import pytest
 
 from tests.tinysets import tiny_files
 from twoplustwo.format import MANIFEST, TableError
-from twoplustwo.publish import LEDGER, LOCK, STAGE_MARKER, STAGE_PREFIX, discard, new_staging, publish
+from twoplustwo.publish import LEDGER, LOCK, STAGE_MARKER, STAGE_PREFIX, content_name, discard, new_staging, publish
 from twoplustwo.tables import load_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def stage_tiny(target: Path, seed: int) -> Path:
-    """A staging directory in ``target`` holding the tiny set of ``seed``, ready to publish."""
+def stage_tiny(target: Path, seed: int, games: tuple[str, ...] = ()) -> Path:
+    """A staging directory in ``target`` holding the tiny set of ``seed`` (with ``games``), ready to publish."""
     staging = new_staging(target)
-    manifest, files = tiny_files(seed)
+    manifest, files = tiny_files(seed, games)
     for name, raw in files.items():
         (staging / name).write_bytes(raw)
     (staging / MANIFEST).write_text(json.dumps(manifest))
@@ -91,6 +91,44 @@ def test_publish_removes_only_what_this_project_wrote(tmp_path: Path) -> None:
     assert ours_left(target, user) == {f"{STAGE_PREFIX}4243-89abcdef"}
     assert (target / f"{STAGE_PREFIX}4243-89abcdef" / "mine").is_file()
     load_tables(target, verify=True)
+
+
+def test_a_set_is_published_whole_and_its_game_files_removed_with_it(tmp_path: Path) -> None:
+    target = tmp_path / "t"
+    user = user_files(target)
+    (target / "short-deck.dag7.layer1.mine.npy").write_bytes(b"named like a game's table, listed by no manifest")
+    publish(stage_tiny(target, 1, ("short-deck", "short-deck-classic")))
+    games = {n for n in listed(target) if n.startswith("short-deck")}
+    assert len(games) == 18 and games <= set(os.listdir(target))
+    t = load_tables(target, verify=True)
+    assert len(t.buffers) == 38 and t.nodes["short-deck/dag7"] == [1] * 7
+    # A set without the games replaces it: their files go, the user's stay.
+    publish(stage_tiny(target, 2))
+    assert not games & set(os.listdir(target))
+    assert (target / "short-deck.dag7.layer1.mine.npy").is_file()
+    assert snapshot_user(target) == user
+    assert {n for n in ours_left(target, user) if n != "short-deck.dag7.layer1.mine.npy"} == set()
+    assert len(load_tables(target, verify=True).buffers) == 20
+
+
+def test_a_role_this_version_does_not_know_is_not_published(tmp_path: Path) -> None:
+    # Its file could not be told from a user's later, so it would never be removed.
+    target = tmp_path / "t"
+    user = user_files(target)
+    publish(stage_tiny(target, 1))
+    before = (target / MANIFEST).read_bytes()
+    staging = stage_tiny(target, 2)
+    manifest = json.loads((staging / MANIFEST).read_text())
+    entry = {**manifest["files"][0], "role": "omaha/dag9/layer1"}
+    entry["name"] = content_name(entry["role"], entry["sha256"])
+    (staging / entry["name"]).write_bytes((staging / manifest["files"][0]["name"]).read_bytes())
+    manifest["files"].append(entry)
+    (staging / MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(TableError, match=r"files\[20\]: role 'omaha/dag9/layer1' is not one this twoplustwo knows"):
+        publish(staging)
+    discard(staging)
+    assert (target / MANIFEST).read_bytes() == before
+    assert snapshot_user(target) == user and ours_left(target, user) == set()
 
 
 def test_an_unremovable_leftover_never_fails_a_committed_publish(

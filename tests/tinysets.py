@@ -114,14 +114,18 @@ def _pause_inside_stage(point: str) -> None:
     write.sha256_file, write.npy_header = sha256_file, npy_header
 
 
-def tiny_files(seed: int) -> tuple[dict[str, Any], dict[str, bytes]]:
+def tiny_files(seed: int, games: tuple[str, ...] = ()) -> tuple[dict[str, Any], dict[str, bytes]]:
     """The tiny set as bytes, made without the builder: ``(manifest, {file name: bytes})``.
 
-    Its bytes depend on ``seed``, for tests that craft bundles or stage files by hand.
+    Its bytes depend on ``seed``, for tests that craft bundles or stage files
+    by hand. Each of ``games`` adds the 9 roles of its DAG ``<game>/dag7``.
     """
+    parts = [f"layer{k}" for k in range(1, 8)] + ["value5", "value6"]
+    roles = sorted(ROLES) + [f"{g}/dag7/{part}" for g in games for part in parts]
+    nodes = {d: [1] * n for d, n in DAGS.items()} | {f"{g}/dag7": [1] * 7 for g in games}
     entries = []
     files = {}
-    for role in sorted(ROLES):
+    for role in roles:
         length = 52 if "/layer" in role else 1
         raw = npy_header("|u1", length, 128) + bytes([seed % 251]) * length
         sha = hashlib.sha256(raw).hexdigest()
@@ -131,9 +135,8 @@ def tiny_files(seed: int) -> tuple[dict[str, Any], dict[str, bytes]]:
             {"name": name, "role": role, "dtype": "|u1", "shape": [length], "offset": 128, "nbytes": length}
         )
         entries[-1]["sha256"] = sha
-    manifest = {"format_version": FORMAT_VERSION, "nodes": {d: [1] * n for d, n in DAGS.items()}, "files": entries}
+    manifest = {"format_version": FORMAT_VERSION, "nodes": nodes, "files": entries}
     return manifest, files
-
 
 
 def main(argv: list[str] | None = None) -> int:

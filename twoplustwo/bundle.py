@@ -16,7 +16,8 @@ a column (one card across all nodes) changes slowly: ``columns-delta`` stores
 each entry as its difference from the entry one row above (wrapping in the
 array's own unsigned width, zigzag-coded so small negative steps stay small
 numbers) and writes the array column by column. That takes zstd from about
-13 MB to about 3.0 MB for the whole set. ``raw`` stores data unchanged.
+13 MB to about 3.0 MB for hold'em's files (3.6 MB for the whole set, the
+short-deck games' files included). ``raw`` stores data unchanged.
 
 A bundle names nothing of the target: every file it installs is named
 by content (:func:`twoplustwo.publish.content_name`) and its member is that
@@ -327,7 +328,9 @@ def _unpack(tar: tarfile.TarFile, frame: _Frame, staging: Path, where: str) -> N
     except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
         raise BundleError(f"{where}: unreadable index or manifest ({e})") from None
     try:
-        manifest = parse_manifest(text, f"{where}: {MANIFEST}")
+        # Strict: a set is installed whole, game roles included, and a role
+        # this version does not know could not be published (see publish).
+        manifest = parse_manifest(text, f"{where}: {MANIFEST}", strict=True)
         # Node counts before any data: a set that could never load is not worth unpacking.
         check_shapes(manifest, f"{where}: {MANIFEST}")
     except TableError as e:

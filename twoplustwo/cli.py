@@ -4,8 +4,8 @@ Subcommands:
 
 - ``eval CARDS...``: value, category, code, description and best five cards
   of one hand of 5 to 7 cards (``--json`` for machine-readable output);
-- ``info``: where the tables are, their format version, files, node counts,
-  size and load time;
+- ``info``: where the tables are, their format version, files, node counts
+  and bytes of each DAG (other games' too), size and load time;
 - ``verify``: hash every table file and spot-check the value histograms;
 - ``build``: build the tables (delegates to ``python -m twoplustwo_builder``);
 - ``enumerate``: exact category counts and probabilities over all hands;
@@ -45,7 +45,7 @@ from . import __version__
 from .backend import ENV_VAR as BACKEND_VAR
 from .backend import backend
 from .cards import check_disjoint, format_cards, parse_words
-from .format import FORMAT_VERSION, TableError
+from .format import FORMAT_VERSION, TableError, role_dag
 from .values import CATEGORIES, category_counts, describe, differs_from_published
 
 __all__ = ["main"]
@@ -152,11 +152,19 @@ def _cmd_info(args: argparse.Namespace) -> int:
         print(f"{'builder':<15} version {builder['version']}")
     print(f"{'load time':<15} {ms:.1f} ms (memory-mapped; manifest, headers and sizes checked)")
     print(f"{'backend':<15} {backend()} (${BACKEND_VAR}: c or numpy)")
+    # The DAGs the set has files for, hold'em's first: those are the node
+    # counts the loader checked (other keys of nodes may hold anything).
+    dag_bytes: dict[str, int] = {}
+    for f in m["files"]:
+        dag = role_dag(f["role"])
+        assert dag is not None  # the loader keeps the roles it knows, and only those
+        dag_bytes[dag] = dag_bytes.get(dag, 0) + f["nbytes"]
     print("nodes per depth:")
-    rows = [["  dag", "nodes at depth 0..", "total"]]
-    for dag, counts in sorted(t.nodes.items()):
-        rows.append(["  " + dag, " ".join(str(n) for n in counts), f"{sum(counts):,}"])
-    for line in _table(rows, {2}):
+    rows = [["  dag", "nodes at depth 0..", "total", "bytes"]]
+    for dag in sorted(dag_bytes, key=lambda d: ("/" in d, d)):
+        counts = t.nodes[dag]
+        rows.append(["  " + dag, " ".join(str(n) for n in counts), f"{sum(counts):,}", f"{dag_bytes[dag]:,}"])
+    for line in _table(rows, {2, 3}):
         print(line)
     print("files:")
     rows = [["  role", "dtype", "shape", "bytes", "name"]]

@@ -6,10 +6,16 @@ reader checklist this module implements). This module names the format
 version, the roles and how a manifest and a file header are checked; it
 never touches numpy arrays, so any reader can follow it.
 
+A set holds hold'em's 20 roles, which every reader needs, and may hold the
+roles of other games' DAGs (*game roles*, section 13 of the spec), which
+this module checks like hold'em's whenever they are listed.
+
 >>> sorted(ROLES)[:3]
 ['dag5/layer1', 'dag5/layer2', 'dag5/layer3']
 >>> len(ROLES)
 20
+>>> role_dag("dag6/layer2"), role_dag("short-deck/dag7/value5"), role_dag("dag8/layer1")
+('dag6', 'short-deck/dag7', None)
 >>> npy_header("<u2", 2704, 128)[10:70]
 b"{'descr': '<u2', 'fortran_order': False, 'shape': (2704,), }"
 """
@@ -44,6 +50,7 @@ __all__ = [
     "layer_role",
     "npy_header",
     "parse_manifest",
+    "role_dag",
     "sha256_file",
 ]
 
@@ -74,6 +81,8 @@ ALIGN = 64
 MAX_OFFSET = 65536
 
 _MAGIC = b"\x93NUMPY"
+# O_BINARY: on Windows a descriptor opened without it translates line ends.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def layer_role(dag: str, k: int) -> str:
@@ -90,13 +99,35 @@ ROLES: frozenset[str] = frozenset(
     + ["dag7/value5", "dag7/value6"]
 )
 
+# A game role: "<game>/dag7/layerK" or "<game>/dag7/value5|6", the game a
+# lowercase name with inner hyphens ("short-deck"). Only 7-card DAGs: that
+# is what the format defines for other games (their 5- and 6-card hands
+# walk it too).
+_GAME_ROLE = re.compile(r"([a-z][a-z0-9]*(?:-[a-z0-9]+)*/dag7)/(?:layer[1-7]|value[56])")
+
+
+def role_dag(role: str) -> str | None:
+    """The DAG a role belongs to, its key in the manifest's ``nodes``; None for a role this version does not know.
+
+    Hold'em's roles belong to ``dag5``, ``dag6`` and ``dag7``; a game role
+    ``<game>/dag7/...`` to ``<game>/dag7``.
+    """
+    if role in ROLES:
+        return role.partition("/")[0]
+    found = _GAME_ROLE.fullmatch(role)
+    return found.group(1) if found else None
+
+
 _FILE_KEYS = ("name", "role", "dtype", "shape", "offset", "nbytes", "sha256")
 # Plain names only: no directory part, no dotfile (those belong to writers),
 # and characters every file system and every shell takes as they are.
 _NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,254}")
 _SHA256 = re.compile(r"[0-9a-f]{64}")
-# Skips strings, so that brackets inside them are not counted as nesting.
-_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+# Strings are removed first, so that brackets inside them are not counted as
+# nesting; then everything but brackets, so that the loop over what is left
+# stays short in a manifest of many strings (it is most of a table load).
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _HEADER = re.compile(r"\{'descr': '([^']*)', 'fortran_order': (True|False), 'shape': \((0|[1-9][0-9]*),\), \}")
 _show = reprlib.Repr()
 _show.maxstring = 40
@@ -139,13 +170,12 @@ def _is_int(v: object) -> bool:
 
 def _check_depth(text: str, where: str | os.PathLike[str]) -> None:
     depth = 0
-    for token in _NESTING.finditer(text):
-        t = token.group()
-        if t == "[" or t == "{":
+    for c in _NOT_BRACKET.sub("", _STRING.sub("", text)):
+        if c == "[" or c == "{":
             depth += 1
             if depth > MAX_DEPTH:
                 raise TableError(f"{where}: nested more than {MAX_DEPTH} levels deep (not a manifest)")
-        elif t == "]" or t == "}":
+        else:
             depth -= 1
 
 
@@ -201,12 +231,16 @@ def _check_entry(f: dict[str, Any], i: int, where: str | os.PathLike[str]) -> No
         raise TableError(f"{where}: {role}: sha256 must be 64 lowercase hex digits, got {_show.repr(sha)}")
 
 
-def parse_manifest(text: str, where: str | os.PathLike[str] = MANIFEST) -> dict[str, Any]:
+def parse_manifest(text: str, where: str | os.PathLike[str] = MANIFEST, *, strict: bool = False) -> dict[str, Any]:
     """Parse and check a manifest's structure; raise :class:`TableError` on any defect.
 
-    Entries of roles this version does not know are dropped from the
-    returned ``files`` (readers ignore them, so roles can be added without
-    a version bump); every entry left is fully checked.
+    Hold'em's 20 roles must each appear once. Game roles may appear, each
+    at most once, and are checked like hold'em's. Entries of roles this
+    version does not know are dropped from the returned ``files`` (readers
+    ignore them, so roles can be added without a version bump), unless
+    ``strict``: a writer refuses them, since it could not tell their files
+    from a user's when it cleans up later. Every entry left is fully
+    checked. The ``games`` key is not read (see :func:`check_shapes`).
 
     >>> parse_manifest('{"format_version": 99}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -233,7 +267,12 @@ def parse_manifest(text: str, where: str | os.PathLike[str] = MANIFEST) -> dict[
         role = f.get("role")
         if not isinstance(role, str):
             raise TableError(f"{where}: files[{i}]: role must be a string, got {_show.repr(role)}")
-        if role not in ROLES:
+        if role_dag(role) is None:
+            if strict:
+                raise TableError(
+                    f"{where}: files[{i}]: role {_show.repr(role)} is not one this twoplustwo knows, so it "
+                    f"cannot publish the set (upgrade twoplustwo)"
+                )
             continue  # a role of a later version: not ours to read or check
         if role in seen:
             raise TableError(f"{where}: role {role!r} appears twice")
@@ -247,39 +286,57 @@ def parse_manifest(text: str, where: str | os.PathLike[str] = MANIFEST) -> dict[
     return m
 
 
+def _node_counts(nodes: dict[str, Any], dag: str, n: int, where: str | os.PathLike[str]) -> list[int]:
+    counts = nodes.get(dag)
+    if not (
+        isinstance(counts, list)
+        and len(counts) == n
+        and all(_is_int(c) and 1 <= c <= MAX_INT for c in counts)
+        and counts[0] == 1
+    ):
+        raise TableError(
+            f"{where}: nodes[{dag!r}] must list {n} node counts, integers 1..2**53-1 starting "
+            f"with 1 (the root), got {_show.repr(counts)}"
+        )
+    return counts
+
+
 def check_shapes(m: dict[str, Any], where: str | os.PathLike[str]) -> None:
-    """Check ``m['nodes']`` and that each role's length matches it; ``m`` comes from :func:`parse_manifest`."""
+    """Check ``m['nodes']`` and that each role's length matches it; ``m`` comes from :func:`parse_manifest`.
+
+    Node counts are checked for hold'em's DAGs and for the DAG of every
+    game role listed; other keys of ``nodes`` are ignored. So is the
+    ``games`` key: this version evaluates hold'em alone, and a game's
+    description must not stop hold'em from loading (tables/README.md,
+    section 13).
+    """
     nodes = m.get("nodes")
     if not isinstance(nodes, dict):
         raise TableError(f"{where}: 'nodes' must map each DAG to its node counts, got {_show.repr(nodes)}")
-    shapes = {f["role"]: f["shape"][0] for f in m["files"]}
-    for dag, n in DAGS.items():
-        counts = nodes.get(dag)
-        if not (
-            isinstance(counts, list)
-            and len(counts) == n
-            and all(_is_int(c) and 1 <= c <= MAX_INT for c in counts)
-            and counts[0] == 1
-        ):
-            raise TableError(
-                f"{where}: nodes[{dag!r}] must list {n} node counts, integers 1..2**53-1 starting "
-                f"with 1 (the root), got {_show.repr(counts)}"
-            )
-        for k in range(1, n + 1):
-            role = layer_role(dag, k)
-            want = counts[k - 1] * 52
-            if shapes[role] != want:
-                raise TableError(
-                    f"{where}: {role} has {shapes[role]} entries, expected {want} "
-                    f"(shape; nodes[{dag!r}][{k - 1}] = {counts[k - 1]} nodes x 52 cards)"
-                )
-    for depth in (5, 6):
-        role = f"dag7/value{depth}"
-        if shapes[role] != nodes["dag7"][depth]:
-            raise TableError(
-                f"{where}: {role} has {shapes[role]} entries (shape), expected one per depth-{depth} "
-                f"node: nodes['dag7'][{depth}] = {nodes['dag7'][depth]}"
-            )
+    by_dag: dict[str, list[dict[str, Any]]] = {dag: [] for dag in DAGS}
+    for f in m["files"]:
+        dag = role_dag(f["role"])
+        if dag is not None:
+            by_dag.setdefault(dag, []).append(f)
+    for dag, files in by_dag.items():
+        counts = _node_counts(nodes, dag, DAGS[dag.rpartition("/")[2]], where)
+        for f in files:
+            role, length = f["role"], f["shape"][0]
+            what = role.rpartition("/")[2]
+            if what.startswith("layer"):
+                k = int(what[5:])
+                if length != counts[k - 1] * 52:
+                    raise TableError(
+                        f"{where}: {role} has {length} entries, expected {counts[k - 1] * 52} "
+                        f"(shape; nodes[{dag!r}][{k - 1}] = {counts[k - 1]} nodes x 52 cards)"
+                    )
+            else:
+                depth = int(what[5:])
+                if length != counts[depth]:
+                    raise TableError(
+                        f"{where}: {role} has {length} entries (shape), expected one per depth-{depth} "
+                        f"node: nodes[{dag!r}][{depth}] = {counts[depth]}"
+                    )
 
 
 def npy_header(dtype: str, length: int, offset: int) -> bytes:
@@ -302,8 +359,11 @@ def check_header(p: str | os.PathLike[str], f: dict[str, Any]) -> None:
     exactly :func:`npy_header` of the entry; the messages say which part differs.
     """
     try:
-        with open(p, "rb") as fh:
-            pre = fh.read(10)
+        # A plain descriptor, not a buffered file object: making one costs
+        # more than the rest of the check, once per file of every load.
+        fd = os.open(p, _OPEN_FLAGS)
+        try:
+            pre = os.read(fd, 10)
             if len(pre) < 10 or pre[:6] != _MAGIC:
                 raise TableError(f"{p}: not a readable .npy file (no \\x93NUMPY magic at its start)")
             if pre[6:8] != b"\x01\x00":
@@ -312,8 +372,10 @@ def check_header(p: str | os.PathLike[str], f: dict[str, Any]) -> None:
                     f"the table format allows version 1.0 only"
                 )
             hlen = int.from_bytes(pre[8:10], "little")
-            raw = fh.read(hlen)
-            size = os.fstat(fh.fileno()).st_size
+            raw = os.read(fd, hlen)
+            size = os.fstat(fd).st_size
+        finally:
+            os.close(fd)
     except OSError as e:
         raise TableError(f"{p}: not a readable .npy file ({e.strerror})") from None
     if len(raw) < hlen:

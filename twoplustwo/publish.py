@@ -11,6 +11,9 @@ A writer publishes into a target directory ``TARGET`` like this:
 2. The writer fills the staging directory with arrays named by content,
    ``<role with "/" as ".">.<first 16 hex digits of the sha256>.npy``
    (:func:`content_name`; other names are refused), and ``manifest.json``.
+   Every file the manifest lists is published, game roles included; a role
+   this version does not know is refused, since its files could never be
+   told from a user's when they are to be removed.
 3. :func:`publish` takes ``flock(LOCK_EX)`` on ``TARGET/.lock`` (opened
    with ``O_NOFOLLOW``, created with mode 0644; a symlink or anything but a
    regular file is refused) and writes the ledger ``TARGET/.publishing``, a
@@ -54,7 +57,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from .format import MANIFEST, MAX_MANIFEST_BYTES, ROLES, TableError, parse_manifest
+from .format import MANIFEST, MAX_MANIFEST_BYTES, TableError, parse_manifest, role_dag
 
 fcntl: ModuleType | None
 try:
@@ -83,10 +86,10 @@ LEDGER = ".publishing"
 LOCK = ".lock"
 
 _STAGE_NAME = re.compile(re.escape(STAGE_PREFIX) + r"[0-9]+-[0-9a-f]{8}")
-_ROLE_NAMES = "|".join(re.escape(r.replace("/", ".")) for r in sorted(ROLES))
-# Array names a writer of ours may have put in a target: a role, a label, .npy.
-# Content names are the label of 16 hex digits; older or hand-made sets may use others.
-_ARRAY_NAME = re.compile(rf"(?:{_ROLE_NAMES})\.[A-Za-z0-9_-][A-Za-z0-9._-]*\.npy")
+# Array names a writer of ours may have put in a target: a role with "/" as
+# ".", a label, .npy. Content names are the label of 16 hex digits; older or
+# hand-made sets may use others. The role part is checked by _is_array_name.
+_ARRAY_NAME = re.compile(r"((?:[a-z0-9-]+\.)?dag[0-9]+\.(?:layer|value)[0-9]+)\.[A-Za-z0-9_-][A-Za-z0-9._-]*\.npy")
 _O_NOFOLLOW: int = getattr(os, "O_NOFOLLOW", 0)
 _O_NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)
 _O_DIRECTORY: int = getattr(os, "O_DIRECTORY", 0)
@@ -110,6 +113,13 @@ def content_name(role: str, sha256: str) -> str:
     'dag7.layer3.b15e22a46afa8b0c.npy'
     """
     return f"{role.replace('/', '.')}.{sha256[:16]}.npy"
+
+
+def _is_array_name(name: str) -> bool:
+    """Whether ``name`` is an array name of a role this version knows: the only names a writer removes."""
+    found = _ARRAY_NAME.fullmatch(name)
+    # Roles hold no ".", so the role part maps back to exactly one role.
+    return found is not None and role_dag(found.group(1).replace(".", "/")) is not None
 
 
 def _kind(mode: int) -> str:
@@ -376,14 +386,14 @@ def _read_ledger(target: Path) -> set[str]:
         return set()  # torn or foreign: nothing on it can be trusted to be ours
     if not isinstance(names, list):
         return set()
-    return {n for n in names if isinstance(n, str) and _ARRAY_NAME.fullmatch(n)}
+    return {n for n in names if isinstance(n, str) and _is_array_name(n)}
 
 
 def _remove_unlisted(target: Path, names: Iterable[str], keep: set[str]) -> bool:
     """Remove each regular file in ``names`` but not in ``keep``; whether every removal worked."""
     ok = True
     for name in names:
-        if name in keep or not _ARRAY_NAME.fullmatch(name):
+        if name in keep or not _is_array_name(name):
             continue
         try:
             if _lstat_kind(target / name) == "a regular file":
@@ -421,7 +431,9 @@ def publish(staging: Path) -> Path:
     staging = Path(staging)
     target = staging.parent
     text = (staging / MANIFEST).read_text()
-    manifest = parse_manifest(text, staging / MANIFEST)
+    # Strict: every file the manifest lists is moved in, so each must be of a
+    # role this version knows, or a later clean-up could not remove it.
+    manifest = parse_manifest(text, staging / MANIFEST, strict=True)
     new = [f["name"] for f in manifest["files"]]
     for f in manifest["files"]:
         want = content_name(f["role"], f["sha256"])
@@ -435,7 +447,7 @@ def publish(staging: Path) -> Path:
         if current is None and not os.path.lexists(target / MANIFEST):
             current = set()  # a first publish
         listed = current or set()
-        ledger = sorted(_read_ledger(target) | {n for n in listed if _ARRAY_NAME.fullmatch(n)} | set(new))
+        ledger = sorted(_read_ledger(target) | {n for n in listed if _is_array_name(n)} | set(new))
         (staging / LEDGER).write_text(json.dumps(ledger) + "\n")
         os.replace(staging / LEDGER, target / LEDGER)
         try:

@@ -253,7 +253,7 @@ def _map(fd: int, size: int, path: str) -> memoryview:
     """A read-only view of the whole file ``fd``; the mapping does not keep ``fd`` open.
 
     Python's own ``mmap`` keeps a duplicate of the descriptor for the life of
-    the mapping (20 per table set); mapping through libc does not. The
+    the mapping (one per file of a table set); mapping through libc does not. The
     mapping is released when the last array viewing it is gone.
     """
     if size == 0:
