@@ -21,18 +21,23 @@ install: $(STAMP)
 tables: $(STAMP)
 	$(PY) -m twoplustwo_builder --if-missing
 
-# The whole suite on the C backend (the default where it was built) and, at
-# the same time on the other core, the runtime's own tests on the numpy
-# reference path (its report follows the first one's).
+# The whole suite, in two lanes, one per core: the first runs everything
+# but the builder's slow tests on the C backend (the default where it was
+# built); the second runs the runtime's own tests on the numpy reference
+# path, then the builder's tests. The second lane's report follows the first's.
 NUMPY_TESTS := twoplustwo tests/test_runtime.py tests/test_fuzz.py tests/test_tables.py tests/test_process_safety.py \
 	tests/test_equity.py tests/test_prefix.py tests/test_exhaustive.py tests/test_omaha.py
+BUILDER_TESTS := tests/test_build_interrupts.py tests/test_builder.py tests/test_short_deck_tables.py
 test: tables
 	@log=$$(mktemp); \
-	TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(NUMPY_TESTS) > $$log 2>&1 & numpy=$$!; \
-	$(PY) -m pytest -q; c=$$?; \
-	wait $$numpy; n=$$?; \
-	echo "== the same runtime tests on the numpy backend (TWOPLUSTWO_BACKEND=numpy) =="; cat $$log; rm -f $$log; \
-	test $$c -eq 0 && test $$n -eq 0
+	( TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(NUMPY_TESTS); n=$$?; \
+	  $(PY) -m pytest -q -p no:cacheprovider $(BUILDER_TESTS); b=$$?; \
+	  test $$n -eq 0 && test $$b -eq 0 ) > $$log 2>&1 & second=$$!; \
+	$(PY) -m pytest -q $(addprefix --ignore=,$(BUILDER_TESTS)); first=$$?; \
+	wait $$second; s=$$?; \
+	echo "== second lane: the runtime's tests on the numpy backend (TWOPLUSTWO_BACKEND=numpy), then the builder's =="; \
+	cat $$log; rm -f $$log; \
+	test $$first -eq 0 && test $$s -eq 0
 
 # The C core built with -fsanitize=address,undefined, exercised in a child Python.
 test-asan: tables
