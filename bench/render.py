@@ -83,7 +83,8 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
 
     sk = res["oracles"]["specialk_setup"] if "oracles" in res else None
     if (b := res.get("build")) and sk:
-        add("build, every DAG of every game (without self-check)", f"{b['build_s']:.1f} s, peak {b['peak_bytes'] / 1e9:.1f} GB",
+        add("build, every DAG of every game (without self-check)",
+            f"{b['build_s']:.1f} s, peak {b['peak_bytes'] / 1e9:.1f} GB",
             f"{sk['all_tables_s']:.2f} s (its tables)", versus(b["build_s"], sk["all_tables_s"], "time"))
         add("table bytes / bundle bytes", f"{b['table_bytes']:,} / {b['bundle_bytes']:,}", f"{sk['nbytes']:,}",
             versus(b["table_bytes"], sk["nbytes"], "bytes"))

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .equity import PlayerEquity, equity, equity_table
     from .evaluate import best_five, evaluate_batch
     from .format import FORMAT_VERSION, TableError
+    from .games import GAMES
     from .handranks import export_handranks, handranks_value, value_from_handranks
     from .histograms import histogram
     from .iterate import count_hands, iter_hands
@@ -70,6 +71,7 @@ __all__ = [
     "CODES",
     "COMBOS",
     "FORMAT_VERSION",
+    "GAMES",
     "HAND_CLASSES",
     "MAX_THREADS",
     "N_COMBOS",
@@ -134,6 +136,7 @@ _HOME = {
     "best_five": "evaluate",
     "evaluate_batch": "evaluate",
     "FORMAT_VERSION": "format",
+    "GAMES": "games",
     "TableError": "format",
     "export_handranks": "handranks",
     "handranks_value": "handranks",

@@ -4,9 +4,14 @@
  * Python objects that own them alive) and walks hands down a DAG, one lookup
  * per card, exactly as tables/README.md section 5 says. Every function here
  * either gives the same answer as the numpy path or says "not mine": the
- * single-hand call returns None for anything but distinct ints 0..51, and
- * the batch walk returns the first bad row, so that Python raises the very
- * same errors on both backends.
+ * single-hand call returns None for anything but distinct ints 0..51 of the
+ * walker's deck, and the batch walk returns the first bad row, so that
+ * Python raises the very same errors on both backends.
+ *
+ * A table set has one Walker for hold'em (dag5, dag6, dag7) and one for
+ * each other game it is asked about (short deck: the game's dag7 alone,
+ * whose first 5 or 6 layers and value arrays give 5- and 6-card values,
+ * and a deck of 36 cards; section 13).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -24,13 +29,22 @@ struct dag {
     int width[MAX_DEPTH];                  /* bytes per entry: 1, 2 or 4 */
     size_t entries[MAX_DEPTH];             /* entries of layer k+1: 52 per node at depth k */
     int depth;                             /* cards per hand: 5, 6 or 7 */
+    /* NULL when the last layer holds values (hold'em's dag5, dag6, dag7);
+     * else the first `depth` layers of a 7-card DAG, and the value of the
+     * node they reach is this array's entry (a game's value5 or value6). */
+    const unsigned char *value;
+    int value_width;
 };
+
+/* Every card of the 52: hold'em's deck. */
+#define ALL_CARDS ((((uint64_t)1) << 52) - 1)
 
 typedef struct {
     PyObject_HEAD
-    struct dag dag[3]; /* dag5, dag6, dag7 */
+    struct dag dag[3]; /* the 5-, 6- and 7-card walks */
     const unsigned char *value[2]; /* dag7/value5, dag7/value6 */
     int value_width[2];
+    uint64_t deck; /* the cards hands may hold, one bit each */
     PyObject *owners; /* the buffers' owners, kept alive */
     Py_buffer *views;
     Py_ssize_t n_views;
@@ -86,6 +100,11 @@ static inline uint32_t walk(const struct dag *d, const unsigned char *cards, int
     return node;
 }
 
+/* The value of a hand whose walk of d's layers ended at `node`. */
+static inline uint32_t finish(const struct dag *d, uint32_t node) {
+    return d->value == NULL ? node : get(d->value, d->value_width, node);
+}
+
 static void Walker_dealloc(Walker *self) {
     for (int i = 0; i < 3; i++)
         PyMem_Free(self->by_ranks[i]);
@@ -111,23 +130,43 @@ static const unsigned char *take(Walker *self, PyObject *obj, int *width) {
     return (const unsigned char *)view->buf;
 }
 
-/* Walker(dag5_layers, dag6_layers, dag7_layers, value5, value6): sequences of
- * little-endian arrays exposing the buffer protocol. */
+/* Walker(dag5_layers, dag6_layers, dag7_layers, value5, value6, deck=None):
+ * sequences of little-endian arrays exposing the buffer protocol. dag5 and
+ * dag6 may both be None: 5- and 6-card hands then walk dag7's first layers
+ * and finish in value5 and value6 (another game's one DAG). `deck` is the
+ * mask of the cards hands may hold, by default all 52. */
 static PyObject *Walker_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    PyObject *dags[3], *v5, *v6;
-    static char *kwlist[] = {"dag5", "dag6", "dag7", "value5", "value6", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO:Walker", kwlist, &dags[0], &dags[1], &dags[2], &v5, &v6))
+    PyObject *dags[3], *v5, *v6, *deck_arg = Py_None;
+    static char *kwlist[] = {"dag5", "dag6", "dag7", "value5", "value6", "deck", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO|$O:Walker", kwlist, &dags[0], &dags[1], &dags[2], &v5, &v6,
+                                     &deck_arg))
         return NULL;
+    int derived = dags[0] == Py_None && dags[1] == Py_None;
+    if (!derived && (dags[0] == Py_None || dags[1] == Py_None)) {
+        PyErr_SetString(PyExc_ValueError, "dag5 and dag6 are both sequences of layers or both None");
+        return NULL;
+    }
+    uint64_t deck = ALL_CARDS;
+    if (deck_arg != Py_None) {
+        deck = PyLong_AsUnsignedLongLong(deck_arg);
+        if (PyErr_Occurred())
+            return NULL;
+        if (deck == 0 || (deck & ~ALL_CARDS)) {
+            PyErr_SetString(PyExc_ValueError, "deck is a mask of cards 0..51, at least one");
+            return NULL;
+        }
+    }
     Walker *self = (Walker *)type->tp_alloc(type, 0);
     if (self == NULL)
         return NULL;
+    self->deck = deck;
     self->views = PyMem_Calloc(5 + 6 + 7 + 2, sizeof(Py_buffer));
     self->owners = PyTuple_Pack(5, dags[0], dags[1], dags[2], v5, v6);
     if (self->views == NULL || self->owners == NULL) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
-    for (int d = 0; d < 3; d++) {
+    for (int d = derived ? 2 : 0; d < 3; d++) {
         PyObject *seq = PySequence_Fast(dags[d], "each DAG is a sequence of layer arrays");
         if (seq == NULL) {
             Py_DECREF(self);
@@ -156,6 +195,13 @@ static PyObject *Walker_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     if (self->value[0] == NULL || (self->value[1] = take(self, v6, &self->value_width[1])) == NULL) {
         Py_DECREF(self);
         return NULL;
+    }
+    for (int d = 0; derived && d < 2; d++) {
+        /* The first 5 + d layers of dag7, then the value of the node. */
+        self->dag[d] = self->dag[2];
+        self->dag[d].depth = 5 + d;
+        self->dag[d].value = self->value[d];
+        self->dag[d].value_width = self->value_width[d];
     }
     return (PyObject *)self;
 }
@@ -329,9 +375,19 @@ static int parse_text(const char *s, Py_ssize_t len, unsigned char *cards) {
 }
 
 /* The value of n distinct cards 0..51 for the single-hand path, as a new
- * int: the small tables where they stand for the DAG, else the DAG. */
+ * int: the small tables where they stand for the DAG, else the DAG; None for
+ * a card outside the walker's deck. */
 static PyObject *single_value(Walker *self, const unsigned char *cards, int n) {
     if (self->flush == NULL) {
+        if (self->deck != ALL_CARDS) {
+            /* A smaller deck (short deck) never gets small tables, which
+             * index every rank: hands walk the DAG. Its check stays out of
+             * hold'em's path once the small tables exist. */
+            for (int i = 0; i < n; i++)
+                if (!(self->deck >> cards[i] & 1))
+                    Py_RETURN_NONE;
+            return PyLong_FromUnsignedLong(dag_value(self, cards, n));
+        }
         if (self->walked < SMALL_AFTER) {
             self->walked++;
             return PyLong_FromUnsignedLong(dag_value(self, cards, n));
@@ -418,8 +474,9 @@ static PyObject *core_set_fallback(PyObject *module, PyObject *fn) {
     Py_RETURN_NONE;
 }
 
-/* evaluate(cards, *, tables=None): the default tables' single-hand path
- * without a Python frame; everything else goes to the fallback. */
+/* evaluate(cards, *, game="holdem", tables=None): the default tables'
+ * hold'em single-hand path without a Python frame; everything else (other
+ * games included: any game= keyword) goes to the fallback. */
 static PyObject *core_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwnames) {
     (void)module;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
@@ -475,8 +532,9 @@ static void step(const unsigned char *layer, int width, uint32_t *node, const un
 
 /* walk_rows(hands, out, check) -> int: values of the rows of a C-contiguous
  * (N, k) uint8 array into a uint16 array of N, through the k-card DAG. A row
- * holding a card over 51, or with check a duplicate, stops the walk and its
- * index is returned; else -1. The GIL is released while walking. */
+ * holding a card over 51, or with check a duplicate or a card outside the
+ * deck, stops the walk and its index is returned; else -1. The GIL is
+ * released while walking. */
 static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3 && nargs != 6) {
         PyErr_SetString(PyExc_TypeError, "walk_rows(hands, out, check[, depth, start, held])");
@@ -522,6 +580,8 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
     const struct dag *d = &self->dag[depth + k - 5];
     const unsigned char *h = (const unsigned char *)in.buf;
     uint16_t *values = (uint16_t *)out.buf;
+    /* Cards a checked row may not hold besides its duplicates: those outside the deck. */
+    uint64_t refused = check ? ALL_CARDS & ~self->deck : 0;
     Py_BEGIN_ALLOW_THREADS
     /* Rows go in blocks, one layer at a time across the block: the lookups
      * of different rows are independent, so their cache misses overlap
@@ -531,8 +591,8 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
         int m = rows - r0 < BLOCK ? (int)(rows - r0) : BLOCK;
         const unsigned char *block = h + r0 * k;
         /* Cards over 51 are always caught, so no walk can leave the arrays;
-         * duplicates, and cards the prefix holds, only with check (unchecked
-         * they give some value, as on the numpy path). */
+         * duplicates, cards the prefix holds and cards outside the deck only
+         * with check (unchecked they give some value, as on the numpy path). */
         for (int i = 0; i < m; i++) {
             const unsigned char *c = block + i * k;
             uint64_t seen = check ? held : 0;
@@ -542,6 +602,7 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
                 ok &= c[j] <= 51 && !(check && (seen & bit));
                 seen |= bit;
             }
+            ok &= !(seen & refused);
             if (!ok) {
                 bad = r0 + i;
                 break;
@@ -552,8 +613,13 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
             break;
         for (int j = 0; j < k; j++)
             step(d->layer[depth + j], d->width[depth + j], node, block + j, k, m);
-        for (int i = 0; i < m; i++)
-            values[r0 + i] = (uint16_t)node[i];
+        if (d->value == NULL) {
+            for (int i = 0; i < m; i++)
+                values[r0 + i] = (uint16_t)node[i];
+        } else {
+            for (int i = 0; i < m; i++)
+                values[r0 + i] = (uint16_t)get(d->value, d->value_width, node[i]);
+        }
     }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&in);
@@ -567,6 +633,10 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
 static PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "small_rows(hands, out)");
+        return NULL;
+    }
+    if (self->deck != ALL_CARDS) {
+        PyErr_SetString(PyExc_ValueError, "small_rows: a walker of a smaller deck has no small tables");
         return NULL;
     }
     if (self->flush == NULL && build_small_tables(self) < 0)
@@ -648,8 +718,8 @@ static PyObject *Walker_draw_values(Walker *self, PyObject *const *args, Py_ssiz
         error = "node is not a node of that depth";
     if (error == NULL) {
         for (int i = 0; i < m && error == NULL; i++)
-            if (free[i] > 51 || (i && free[i] <= free[i - 1]))
-                error = "free cards must be sorted, distinct and in 0..51";
+            if (free[i] > 51 || (i && free[i] <= free[i - 1]) || !(self->deck >> free[i] & 1))
+                error = "free cards must be sorted, distinct and in the deck";
     }
     if (error == NULL) {
         /* C(m, t) draws, which must be exactly out's length. */
@@ -763,11 +833,11 @@ static PyObject *Walker_fill_ordered(Walker *self, PyObject *const *args, Py_ssi
     else if (r0 < 0 || (uint64_t)r0 + (uint64_t)rows > binom(m, k))
         error = "rows beyond the last hand";
     for (int i = 0; i < m && error == NULL; i++)
-        if (free[i] > 51 || (i && free[i] <= free[i - 1]))
-            error = "free cards must be sorted, distinct and in 0..51";
+        if (free[i] > 51 || (i && free[i] <= free[i - 1]) || !(self->deck >> free[i] & 1))
+            error = "free cards must be sorted, distinct and in the deck";
     for (int i = 0; i < h && error == NULL; i++)
-        if (held[i] > 51 || (i && held[i] <= held[i - 1]))
-            error = "include cards must be sorted, distinct and in 0..51";
+        if (held[i] > 51 || (i && held[i] <= held[i - 1]) || !(self->deck >> held[i] & 1))
+            error = "include cards must be sorted, distinct and in the deck";
     if (error != NULL) {
         PyBuffer_Release(&fr);
         PyBuffer_Release(&inc);
@@ -836,7 +906,11 @@ static PyObject *Walker_fill_ordered(Walker *self, PyObject *const *args, Py_ssi
                 ROWS(7);
                 break;
             }
-            switch (width) {
+            switch (d->value != NULL ? 0 : width) {
+            case 0: /* a node of another game's dag7, then its value */
+                for (Py_ssize_t i = 0; i < run; i++)
+                    vo[i] = (uint16_t)get(d->value, d->value_width, get(last, width, base + tail[i]));
+                break;
             case 1:
                 for (Py_ssize_t i = 0; i < run; i++)
                     vo[i] = last[base + tail[i]];
@@ -864,7 +938,7 @@ static PyObject *Walker_fill_ordered(Walker *self, PyObject *const *args, Py_ssi
                 }
                 if (!placed)
                     o[i] = card;
-                values[row] = (uint16_t)get(last, width, base + card);
+                values[row] = (uint16_t)finish(d, get(last, width, base + card));
             }
         }
         if (row >= rows)
@@ -905,6 +979,8 @@ static PyObject *Walker_histogram(Walker *self, PyObject *const *args, Py_ssize_
     long n = PyLong_AsLong(args[0]);
     if (PyErr_Occurred())
         return NULL;
+    if (self->deck != ALL_CARDS)
+        Py_RETURN_FALSE; /* the counting goes over all 52 cards */
     if (self->flush == NULL && build_small_tables(self) < 0)
         return PyErr_NoMemory();
     Py_buffer ob;
@@ -1072,8 +1148,8 @@ static PyObject *Walker_score(Walker *self, PyObject *arg) {
 /* rank_combos(node, depth, held, out): the value of each of the 1,326 two-card
  * combos (c1 < c2, c1 ascending, then c2) added to node `node` at `depth`
  * of the (depth + 2)-card DAG, into `out` (uint16); 0 for a combo holding a
- * card of the mask `held` (the cards already walked). One lookup for each
- * first card, one for each combo. */
+ * card of the mask `held` (the cards already walked) or outside the deck.
+ * One lookup for each first card, one for each combo. */
 static PyObject *Walker_rank_combos(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {
         PyErr_SetString(PyExc_TypeError, "rank_combos(node, depth, held, out)");
@@ -1100,13 +1176,24 @@ static PyObject *Walker_rank_combos(Walker *self, PyObject *const *args, Py_ssiz
     const unsigned char *first = d->layer[depth], *last = d->layer[depth + 1];
     int w1 = d->width[depth], w2 = d->width[depth + 1];
     uint16_t *out = ob.buf;
+    held |= ALL_CARDS & ~self->deck;
     Py_BEGIN_ALLOW_THREADS
     int i = 0;
-    for (int c1 = 0; c1 < 52; c1++) {
-        int dead1 = (int)(held >> c1 & 1);
-        size_t row = (size_t)get(first, w1, (size_t)node * 52 + (size_t)c1) * 52;
-        for (int c2 = c1 + 1; c2 < 52; c2++, i++)
-            out[i] = dead1 || (held >> c2 & 1) ? 0 : (uint16_t)get(last, w2, row + (size_t)c2);
+    /* Two loops, so that hold'em's stays free of the value lookup's test. */
+    if (d->value == NULL) {
+        for (int c1 = 0; c1 < 52; c1++) {
+            int dead1 = (int)(held >> c1 & 1);
+            size_t row = (size_t)get(first, w1, (size_t)node * 52 + (size_t)c1) * 52;
+            for (int c2 = c1 + 1; c2 < 52; c2++, i++)
+                out[i] = dead1 || (held >> c2 & 1) ? 0 : (uint16_t)get(last, w2, row + (size_t)c2);
+        }
+    } else {
+        for (int c1 = 0; c1 < 52; c1++) {
+            int dead1 = (int)(held >> c1 & 1);
+            size_t row = (size_t)get(first, w1, (size_t)node * 52 + (size_t)c1) * 52;
+            for (int c2 = c1 + 1; c2 < 52; c2++, i++)
+                out[i] = dead1 || (held >> c2 & 1) ? 0 : (uint16_t)finish(d, get(last, w2, row + (size_t)c2));
+        }
     }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&ob);
@@ -1179,6 +1266,14 @@ static int omaha_cards(PyObject *obj, unsigned char *cards, int max, uint64_t *s
     return n;
 }
 
+/* Omaha is hold'em's: its walks read dag5's last layer as values. */
+static int holdem_only(const Walker *self, const char *what) {
+    if (self->deck == ALL_CARDS && self->dag[0].value == NULL)
+        return 0;
+    PyErr_Format(PyExc_ValueError, "%s needs the hold'em walker", what);
+    return -1;
+}
+
 /* omaha(hole, board) -> int | None: the value of one deal of 4-6 hole cards
  * and 3-5 board cards, all distinct; None for anything else (Python then
  * parses and explains). */
@@ -1187,6 +1282,8 @@ static PyObject *Walker_omaha(Walker *self, PyObject *const *args, Py_ssize_t na
         PyErr_SetString(PyExc_TypeError, "omaha(hole, board)");
         return NULL;
     }
+    if (holdem_only(self, "omaha") < 0)
+        return NULL;
     unsigned char h[6], b[5];
     uint64_t seen = 0;
     int nh = omaha_cards(args[0], h, 6, &seen);
@@ -1205,6 +1302,8 @@ static PyObject *Walker_omaha_rows(Walker *self, PyObject *const *args, Py_ssize
         PyErr_SetString(PyExc_TypeError, "omaha_rows(holes, boards, out)");
         return NULL;
     }
+    if (holdem_only(self, "omaha_rows") < 0)
+        return NULL;
     Py_buffer hb, bb, ob;
     if (PyObject_GetBuffer(args[0], &hb, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0)
         return NULL;
@@ -1263,7 +1362,7 @@ static PyMethodDef Walker_methods[] = {
      "small_rows(hands, out) -> bool: values through the single-hand tables (for tests); "
      "whether the single-hand path uses them"},
     {"evaluate", (PyCFunction)(void (*)(void))Walker_evaluate, METH_FASTCALL,
-     "evaluate(cards) -> int | None: value of 5-7 distinct ints 0..51 in a list or tuple, else None"},
+     "evaluate(cards) -> int | None: value of 5-7 distinct ints of the deck in a list or tuple, else None"},
     {"fill_ordered", (PyCFunction)(void (*)(void))Walker_fill_ordered, METH_FASTCALL,
      "fill_ordered(n, node, free, include, r0, cards, values): rows of the ordered enumeration"},
     {"omaha", (PyCFunction)(void (*)(void))Walker_omaha, METH_FASTCALL,
@@ -1294,7 +1393,7 @@ static PyTypeObject WalkerType = {
 
 static PyMethodDef core_functions[] = {
     {"evaluate", (PyCFunction)(void (*)(void))core_evaluate, METH_FASTCALL | METH_KEYWORDS,
-     "evaluate(cards, *, tables=None) -> int: value (1..7462) of one hand of 5, 6 or 7 cards.\n\n"
+     "evaluate(cards, *, game=\"holdem\", tables=None) -> int: value of one hand of 5, 6 or 7 cards.\n\n"
      "See twoplustwo.evaluate.evaluate for the arguments and errors; this is its C entry point."},
     {"set_default", core_set_default, METH_O, "set_default(walker): the default tables' walker, or None"},
     {"set_fallback", core_set_fallback, METH_O, "set_fallback(fn): the Python evaluate for everything else"},

@@ -3,12 +3,14 @@
 Subcommands:
 
 - ``eval CARDS...``: value, category, code, description and best five cards
-  of one hand of 5 to 7 cards (``--json`` for machine-readable output);
+  of one hand of 5 to 7 cards (``--json`` for machine-readable output,
+  ``--game`` for short deck);
 - ``info``: where the tables are, their format version, files, node counts
   and bytes of each DAG (other games' too), size and load time;
 - ``verify``: hash every table file and spot-check the value histograms;
 - ``build``: build the tables (delegates to ``python -m twoplustwo_builder``);
-- ``enumerate``: exact category counts and probabilities over all hands;
+- ``enumerate``: exact category counts and probabilities over all hands
+  (of hold'em, or of short deck with ``--game``);
 - ``equity``: exact equities of hands against each other;
 - ``install-tables``: install a prebuilt table bundle;
 - ``export-handranks OUT``: write the tables as a classic 2+2 ``HandRanks.dat``.
@@ -25,6 +27,15 @@ category     straight_flush
 code         0x8cba98
 description  Royal flush
 best five    As Ks Qs Js Ts
+0
+>>> main(["eval", "--game", "short-deck", "Ac 6d 7h 8s 9c 9d 9h"])
+hand         Ac 6d 7h 8s 9c 9d 9h
+game         short-deck
+value        990
+category     three_of_a_kind
+code         0x4777c6
+description  Three of a kind, nines, ace and eight kickers
+best five    Ac 8s 9c 9d 9h
 0
 """
 
@@ -46,6 +57,7 @@ from .backend import ENV_VAR as BACKEND_VAR
 from .backend import backend
 from .cards import check_disjoint, format_cards, parse_words
 from .format import FORMAT_VERSION, TableError, role_dag
+from .games import GAMES, HOLDEM
 from .values import CATEGORIES, category_counts, describe, differs_from_published
 
 __all__ = ["main"]
@@ -94,10 +106,16 @@ def _probability(count: int, total: int) -> str:
     return f"{q.quantize(Decimal('1e-12'), rounding=ROUND_HALF_EVEN):f}"
 
 
-def _category_counts(hist: Any) -> dict[str, int]:
-    """Hands per category, strongest first, from a value histogram."""
-    counts = category_counts(hist)
-    return {CATEGORIES[c]: counts[c] for c in range(8, -1, -1)}
+def _category_counts(hist: Any, game: str) -> dict[str, int]:
+    """Hands per category, strongest first, from a value histogram of ``game``."""
+    if game == HOLDEM:
+        counts = category_counts(hist)
+        return {CATEGORIES[c]: counts[c] for c in range(8, -1, -1)}
+    from .games import resolve
+
+    # Names as hold'em's are printed: "full_house".
+    ranges = resolve(game).categories
+    return {name.replace(" ", "_"): int(hist[first : last + 1].sum()) for name, first, last in reversed(ranges)}
 
 
 # ------------------------------------------------------------- subcommands
@@ -109,9 +127,10 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     cards = parse_words(args.cards)
     if not 5 <= len(cards) <= 7:
         raise ValueError(f"a hand has 5, 6 or 7 cards, got {len(cards)}")
-    value = evaluate(cards)
-    d = describe(value)
-    five = best_five(cards)
+    game = args.game
+    value = evaluate(cards, game=game)
+    d = describe(value, game=game)
+    five = best_five(cards, game=game)
     if args.json:
         doc = {
             "cards": format_cards(cards).split(),
@@ -120,12 +139,16 @@ def _cmd_eval(args: argparse.Namespace) -> int:
             "code": f"0x{d.code:06x}",
             "description": d.description,
             "best_five": format_cards(five).split(),
+            "game": game,
             "cactus_kev_rank": d.cactus_kev_rank,
         }
         print(json.dumps(doc))
         return 0
+    # Hold'em's lines stay as they always were; another game says which it is.
+    game_line = [] if game == HOLDEM else [("game", game)]
     for label, text in [
         ("hand", format_cards(cards)),
+        *game_line,
         ("value", str(d.value)),
         ("category", str(d.category)),
         ("code", f"0x{d.code:06x}"),
@@ -218,18 +241,22 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
     include = _card_list(args.include)
     dead = _card_list(args.dead)
     check_disjoint([("--include", include), ("--dead", dead)])
+    game = args.game
     # Only pass what was asked for, so plain enumeration needs no more than
     # histogram(n).
-    options: dict[str, list[int]] = {}
+    options: dict[str, Any] = {}
     if include:
         options["include"] = include
     if dead:
         options["dead"] = dead
-    hist = histogram(args.n, **options)  # type: ignore[arg-type]
-    counts = _category_counts(hist)
+    if game != HOLDEM:
+        options["game"] = game
+    hist = histogram(args.n, **options)
+    counts = _category_counts(hist, game)
     total = int(hist.sum())
+    kind = "" if game == HOLDEM else f" {game}"
     print(
-        f"{args.n}-card hands; include: {format_cards(include) or 'none'}; "
+        f"{args.n}-card{kind} hands; include: {format_cards(include) or 'none'}; "
         f"dead: {format_cards(dead) or 'none'}"
     )
     rows = [["category", "hands", "probability"]]
@@ -293,10 +320,15 @@ def _parser() -> _Parser:
         return sp
 
     cards_help = "cards such as 'As Kd 7h' (blanks or commas between, or written back to back)"
+    game_help = (
+        "holdem (the default), short-deck (36 cards, six to ace; a flush beats a full house, trips a straight) "
+        "or short-deck-classic (the same, but a straight beats trips)"
+    )
 
     sp = add("eval", _cmd_eval, "value, category, description and best five cards of a 5-7 card hand")
     sp.add_argument("cards", nargs="+", metavar="CARDS", help=cards_help + ", or ints 0..51")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.add_argument("--game", choices=GAMES, default=HOLDEM, help=game_help)
 
     add("info", _cmd_info, "where the tables are, their files, sizes and node counts")
 
@@ -323,6 +355,7 @@ def _parser() -> _Parser:
     sp.add_argument("-n", type=int, choices=(5, 6, 7), default=7, help="cards per hand (default: 7)")
     sp.add_argument("--include", action="append", metavar="CARDS", help="cards every hand holds")
     sp.add_argument("--dead", action="append", metavar="CARDS", help="cards no hand holds")
+    sp.add_argument("--game", choices=GAMES, default=HOLDEM, help=game_help)
 
     sp = add("equity", _cmd_equity, "exact equity of two or more hands over all boards")
     sp.add_argument("hands", nargs="+", metavar="HAND", help="one hand per argument, e.g. 'AsKs' or 'As Ks'")

@@ -1,8 +1,9 @@
 """Evaluate hands by walking the DAG: one lookup per card.
 
 ``evaluate`` takes one hand of 5, 6 or 7 cards; ``evaluate_batch`` an
-``(N, k)`` array. Both check their input (range, duplicates, count) and
-return values on the contract scale 1..7462.
+``(N, k)`` array. Both check their input (range, duplicates, count, the
+game's deck) and return values on the game's scale: 1..7462 in hold'em,
+1..1404 in short deck.
 
 >>> evaluate("As Ks Qs Js Ts 2c 3d")
 7462
@@ -10,6 +11,8 @@ return values on the contract scale 1..7462.
 5855
 >>> evaluate_batch(np.array([[51, 47, 43, 39, 35, 0, 5]])).tolist()
 [7462]
+>>> evaluate_batch([[51, 47, 43, 39, 35, 16, 21]], game="short-deck").tolist()
+[1404]
 """
 
 from __future__ import annotations
@@ -22,26 +25,38 @@ import numpy as np
 import numpy.typing as npt
 
 from . import pool
-from .cards import CardLike, format_cards, parse_cards
+from .cards import CardLike, format_card, format_cards, parse_cards
 from .format import TableError
+from .games import HOLDEM, Game, check_game, resolve
 from .single import evaluate
 from .tables import Tables, get_tables
 
 __all__ = ["as_hands", "best_five", "evaluate", "evaluate_batch", "walk", "walk_batch"]
 
 
-def _first_bad_row(h: npt.NDArray[np.integer[Any]], base: int = 0, held: Sequence[int] = ()) -> ValueError:
-    """The error for the first row out of range, with a duplicate or with a ``held`` card; rows count from ``base``."""
+def _first_bad_row(
+    h: npt.NDArray[np.integer[Any]], base: int = 0, held: Sequence[int] = (), game: Game | None = None
+) -> ValueError:
+    """The error for the first row out of range, outside ``game``'s deck, with a duplicate or with a ``held`` card.
+
+    Rows count from ``base``.
+    """
     out = (h < 0) | (h > 51)
+    outside = (h < game.deck.start) & ~out if game is not None else np.zeros(h.shape, dtype=bool)
     s = np.sort(np.where(out, -1, h), axis=1)
     dup = (s[:, 1:] == s[:, :-1]).any(axis=1)
     clash: npt.NDArray[np.bool_] = np.zeros(len(h), dtype=bool)
     if len(held):
         clash = np.asarray(np.isin(h, np.array(held, dtype=np.int64)).any(axis=1))
-    row = int(np.argmax(out.any(axis=1) | dup | clash))
+    row = int(np.argmax(out.any(axis=1) | outside.any(axis=1) | dup | clash))
     if out[row].any():
         col = int(np.argmax(out[row]))
         return ValueError(f"hand {base + row}, card {col}: {h[row, col]} is out of range 0..51")
+    if outside[row].any():
+        assert game is not None
+        col = int(np.argmax(outside[row]))
+        c = int(h[row, col])
+        return ValueError(f"hand {base + row}, card {col}: {c} ({format_card(c)}) is {game.not_in_deck()}")
     if clash[row]:
         return ValueError(f"hand {base + row}: {h[row].tolist()} shares a card with the prefix {format_cards(held)}")
     return ValueError(f"hand {base + row}: duplicate card in {h[row].tolist()}")
@@ -54,13 +69,14 @@ def _card_bytes(h: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint8] | None
     return np.ascontiguousarray(h, dtype=np.uint8)
 
 
-def _checked_columns(h: npt.NDArray[np.integer]) -> npt.NDArray[np.uint8] | None:
+def _checked_columns(h: npt.NDArray[np.integer], low: int = 0) -> npt.NDArray[np.uint8] | None:
     """``(k, N)`` contiguous uint8 card columns of ``h``, or None if a row is bad.
 
-    Comparing every pair of columns (21 for seven cards) is cheaper than
-    it sounds: each comparison is one vectorised pass over bytes.
+    Cards are bad below ``low`` (the first card of the game's deck) and
+    above 51. Comparing every pair of columns (21 for seven cards) is
+    cheaper than it sounds: each comparison is one vectorised pass over bytes.
     """
-    if h.size and (h.max() > 51 or (h.dtype.kind == "i" and h.min() < 0)):
+    if h.size and (h.max() > 51 or ((low or h.dtype.kind == "i") and h.min() < low)):
         return None
     cols = np.ascontiguousarray(h.T, dtype=np.uint8)
     dup = np.zeros(h.shape[0], dtype=bool)
@@ -110,24 +126,40 @@ _PARALLEL_MIN = 1 << 18
 
 
 def evaluate_batch(
-    hands: npt.ArrayLike, *, check: bool = True, tables: Tables | None = None, threads: int | None = None
+    hands: npt.ArrayLike,
+    *,
+    check: bool = True,
+    game: str = HOLDEM,
+    tables: Tables | None = None,
+    threads: int | None = None,
 ) -> npt.NDArray[np.uint16]:
     """Values of an ``(N, k)`` integer array of hands, k in 5..7, as uint16.
 
-    Five- and six-card hands walk their own small DAGs, which stay in
-    cache. ``check=False`` skips the range and duplicate checks: faster,
-    but a bad hand then gives an arbitrary value (or an ``IndexError``
-    for a card far out of range). Large batches are split over
-    ``threads`` threads (default: one per CPU), since ``take`` releases
-    the GIL, and worked through in steps of bounded size.
+    Five- and six-card hold'em hands walk their own small DAGs, which stay
+    in cache. ``check=False`` skips the range, duplicate and deck checks:
+    faster, but a bad hand then gives an arbitrary value (or an
+    ``IndexError`` for a card far out of range). Large batches are split
+    over ``threads`` threads (default: one per CPU), since ``take``
+    releases the GIL, and worked through in steps of bounded size.
+
+    ``game`` is as for :func:`~twoplustwo.evaluate`; with ``check``, a
+    card outside the game's deck is a ``ValueError`` naming its row.
 
     >>> evaluate_batch([[48, 49, 50, 51, 44], [0, 4, 8, 12, 49]]).tolist()
     [7452, 5854]
+    >>> straights = [[48, 17, 22, 27, 28], [17, 22, 27, 28, 33]]  # A-6-7-8-9 and 6-7-8-9-T
+    >>> evaluate_batch(straights, game="short-deck-classic").tolist()
+    [1129, 1130]
+    >>> evaluate_batch([[48, 17, 22, 27, 28], [17, 22, 27, 28, 12]], game="short-deck")
+    Traceback (most recent call last):
+    ...
+    ValueError: hand 1, card 4: 12 (5c) is not in the short-deck deck, the 36 cards from six to ace
     """
     workers = pool.resolve_threads(threads)
+    check_game(game)
     h = as_hands(hands, range(5, 8))
-    t = get_tables(tables)
-    return walk_batch(h, t.layers(f"dag{h.shape[1]}"), check=check, workers=workers, walker=t.walker)
+    g = resolve(game, tables)
+    return walk_batch(h, g.layers(h.shape[1]), check=check, workers=workers, walker=g.walker, game=g)
 
 
 def as_hands(hands: npt.ArrayLike, widths: range) -> npt.NDArray[np.integer[Any]]:
@@ -158,15 +190,18 @@ def walk_batch(
     check: bool = True,
     workers: int = 1,
     walker: Any = None,
+    game: Game | None = None,
 ) -> npt.NDArray[np.uint16]:
     """The rows of ``h`` walked down ``layers`` from node ``start``, in bounded steps on ``workers`` threads.
 
     ``layers`` are a DAG's layers from ``depth`` on, and ``start`` a node at
     that depth, reached by the cards ``held``. With ``check``, a row with a
-    card outside 0..51, a card twice or a card of ``held`` raises
-    ``ValueError`` naming the first such row. ``walker`` (the C
-    backend's, over the same table set) walks the rows when given.
+    card outside 0..51 or outside ``game``'s deck, a card twice or a card
+    of ``held`` raises ``ValueError`` naming the first such row. ``walker``
+    (the C backend's, over the same table set and game) walks the rows
+    when given.
     """
+    low = game.deck.start if game is not None else 0
     out = np.empty(len(h), dtype=np.uint16)
     held_mask = sum(1 << c for c in held)
     held_cards = np.array(held, dtype=np.int64)
@@ -185,7 +220,7 @@ def walk_batch(
                 # own result (some value, or an IndexError), never a read
                 # past the tables.
             # Each thread checks its own rows, so the check is split over the cores too.
-            cols = _checked_columns(h[a:b]) if check else np.ascontiguousarray(h[a:b].T)
+            cols = _checked_columns(h[a:b], low) if check else np.ascontiguousarray(h[a:b].T)
             if cols is None or (check and len(held) and np.isin(cols, held_cards).any()):
                 return a
             out[a:b] = _walk_columns(layers, cols, start)
@@ -197,12 +232,15 @@ def walk_batch(
     bad = [a for a in pool.run(workers, part, cuts[:-1], cuts[1:]) if a >= 0]
     if bad:
         a = min(bad)
-        raise _first_bad_row(h[a : a + _CHUNK], a, held)
+        raise _first_bad_row(h[a : a + _CHUNK], a, held, game)
     return out
 
 
 def best_five(
-    cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]], *, tables: Tables | None = None
+    cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]],
+    *,
+    game: str = HOLDEM,
+    tables: Tables | None = None,
 ) -> list[int]:
     """The five cards of a 5-7 card hand that make its value: the first such five in
     :func:`itertools.combinations` order of the cards as given.
@@ -211,12 +249,15 @@ def best_five(
     'As Ks Qs Js Ts'
     >>> format_cards(best_five("Ah Ad Kc Kd 2s 2h 7c"))  # two pair: the higher pairs, best kicker
     'Ah Ad Kc Kd 7c'
+    >>> format_cards(best_five("Ac 6d 7h 8s 9c 9d 9h", game="short-deck-classic"))  # a straight beats trips
+    'Ac 6d 7h 8s 9c'
     """
+    check_game(game)
     t = get_tables(tables)
     hand = parse_cards(cards)
-    value = evaluate(hand, tables=t)
+    value = evaluate(hand, game=game, tables=t)
     for five in combinations(hand, 5):
-        if evaluate(five, tables=t) == value:
+        if evaluate(five, game=game, tables=t) == value:
             return list(five)
     # Unreachable for correct tables: a hand's value is that of its best five.
     raise TableError(f"no five of {format_cards(hand)} reach the hand's value {value}")

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .draws import Cards, HandSpace
+from .games import HOLDEM
 from .tables import Tables
 
 __all__ = ["histogram"]
@@ -24,18 +25,23 @@ def histogram(
     *,
     include: Cards = (),
     dead: Cards = (),
+    game: str = HOLDEM,
     tables: Tables | None = None,
 ) -> npt.NDArray[np.int64]:
     """Number of ``n``-card hands (n = 5, 6, 7) with each value; index = value.
 
     Only hands holding every ``include`` card and no ``dead`` card count.
-    The result has length 7463 and ``result[0] == 0``; it equals the
-    ``bincount`` of the values :func:`iter_hands` yields, but no hand is
-    materialised.
+    The result has length N + 1 for a game of N values (7463 in hold'em,
+    1405 in short deck) and ``result[0] == 0``; it equals the ``bincount``
+    of the values :func:`iter_hands` yields, but no hand is materialised.
+    Hands come from ``game``'s deck, as in :func:`iter_hands`.
 
     >>> h = histogram(7, include="As Ks Qs Js", dead="Ts")
     >>> int(h.sum()), int(h[7462])  # C(47, 3) hands, no royal flush without the ten
     (16215, 0)
+    >>> h = histogram(5, game="short-deck")
+    >>> len(h), int(h.sum()), int(h[1404])  # C(36, 5) hands, four royal flushes
+    (1405, 376992, 4)
 
     Counts are carried down the DAG per (node, last card) pair. The include
     cards are walked first, then every step adds a free card above the
@@ -44,13 +50,15 @@ def histogram(
     the count each (node, next card) transition carries. Only pairs some
     prefix reaches are kept, merged by sorting their keys.
     """
-    sp = HandSpace(n, include, dead, tables)
-    hist = np.zeros(7463, dtype=np.int64)
-    walker = sp.tables.walker
-    # The C backend counts the full deck's hands by rank multiset and suit
+    sp = HandSpace(n, include, dead, tables, game)
+    size = sp.game.values + 1
+    hist = np.zeros(size, dtype=np.int64)
+    walker = sp.game.walker
+    # The C backend counts hold'em's full deck by rank multiset and suit
     # pattern (tens of ms); it says False where its small tables do not
-    # stand for this table set, and the DAG walk below serves.
-    if walker is not None and not sp.include and not sp.dead and walker.histogram(n, hist):
+    # stand for this table set, and the DAG walk below serves. Other games
+    # always walk the DAG.
+    if sp.game.holdem and walker is not None and not sp.include and not sp.dead and walker.histogram(n, hist):
         return hist
     if sp.total == 0:
         return hist
@@ -90,7 +98,7 @@ def histogram(
         child = sp.layers[depth + step].take(ids)
         if step == sp.k - 1:
             # Counts stay far below 2**53, so float weights are exact.
-            hist += np.rint(np.bincount(child, weights=weight, minlength=7463)).astype(np.int64)
+            hist += np.rint(np.bincount(child, weights=weight, minlength=size)).astype(np.int64)
             break
         # Merge equal (child, card) keys: sort key and weight packed in one
         # uint64 (keys < 2**24, weights <= C(52, 6) < 2**32).

@@ -9,6 +9,8 @@ lexicographic order of the sorted card tuples:
 ([[0, 1, 2, 3, 4], [0, 1, 2, 3, 5], [0, 1, 2, 3, 6]], [7297, 7297, 7297])
 >>> count_hands(7, include="As Ah", dead="Kd Kc")
 1712304
+>>> count_hands(7, game="short-deck")  # C(36, 7): hands come from the game's deck
+8347680
 
 Sorted hands share their prefixes, and the DAG does not care in which order
 cards arrive, so iteration walks the include cards first, then the free
@@ -29,6 +31,7 @@ import numpy.typing as npt
 
 from . import pool
 from .draws import MAX_DRAW, Cards, Draws, HandSpace, check_space
+from .games import HOLDEM, resolve
 from .tables import Tables
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "count_hands", "iter_hands"]
@@ -41,14 +44,22 @@ DEFAULT_CHUNK_SIZE = 1 << 18
 # Chunks smaller than this are filled in the calling thread.
 _PARALLEL_MIN = 1 << 15
 
-def count_hands(n: int = 7, *, include: Cards = (), dead: Cards = ()) -> int:
-    """Number of ``n``-card hands holding every ``include`` card and no ``dead`` card.
+def count_hands(
+    n: int = 7, *, include: Cards = (), dead: Cards = (), game: str = HOLDEM, tables: Tables | None = None
+) -> int:
+    """Number of ``n``-card hands of ``game``'s deck holding every ``include`` card and no ``dead`` card.
+
+    Hold'em's count needs no tables; another game's deck is read from them.
 
     >>> count_hands(7), count_hands(5, dead="As")
     (133784560, 2349060)
+    >>> count_hands(5, include="Ah", dead="As", game="short-deck-classic")  # C(34, 4)
+    46376
     """
-    inc, out = check_space(n, include, dead)
-    return comb(52 - len(inc) - len(out), n - len(inc))
+    g = resolve(game, tables) if game != HOLDEM else None
+    inc, out = check_space(n, include, dead, g)
+    size = len(g.deck) if g is not None else 52
+    return comb(size - len(inc) - len(out), n - len(inc))
 
 
 class _Iteration:
@@ -161,7 +172,7 @@ def _merge(rows: npt.NDArray[np.uint8], extra: tuple[int, ...]) -> npt.NDArray[n
 
 def _filler(space: HandSpace) -> Callable[[int, int, npt.NDArray[np.uint8], npt.NDArray[np.uint16]], None]:
     """The function that writes rows ``r0 .. r1`` of the enumeration: the C walker's, else numpy's."""
-    walker = space.tables.walker
+    walker = space.game.walker
     if walker is None:
         return _Iteration(space).fill
     free = np.array(space.free, dtype=np.uint8)
@@ -181,6 +192,7 @@ def iter_hands(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     reuse: bool = False,
     threads: int | None = None,
+    game: str = HOLDEM,
     tables: Tables | None = None,
 ) -> Iterator[tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint16]]]:
     """Yield ``(cards, values)`` chunks of every n-card hand holding ``include`` and avoiding ``dead``.
@@ -190,8 +202,11 @@ def iter_hands(
     once, in lexicographic order of the card tuples. Every chunk has
     ``chunk_size`` rows except perhaps the last. ``include`` and ``dead``
     are cards as :func:`~twoplustwo.cards.parse_cards` reads them; they
-    must not overlap. Chunks are computed ahead on ``threads`` threads
-    (default: one per CPU), which only changes the speed, never the order.
+    must not overlap. Hands come from ``game``'s deck (``game`` as for
+    :func:`~twoplustwo.evaluate`): C(36, n) of them in short deck, whose
+    include and dead cards must be of its deck too. Chunks are computed
+    ahead on ``threads`` threads (default: one per CPU), which only changes
+    the speed, never the order.
 
     Each chunk is a fresh pair of arrays the caller may keep, unless
     ``reuse=True``: then the generator refills the same few buffers, which
@@ -210,6 +225,9 @@ def iter_hands(
     (1081, [0, 1, 2, 4, 8, 12], 7453)
     >>> sum(int(v.sum()) for _, v in iter_hands(5, reuse=True)) == sum(int(v.sum()) for _, v in iter_hands(5))
     True
+    >>> cards, values = next(iter_hands(5, include="Ah Kh Qh Jh", game="short-deck"))
+    >>> len(values), cards[values.argmax()].tolist(), int(values.max())  # Th Jh Qh Kh Ah: a royal flush
+    (32, [34, 38, 42, 46, 50], 1404)
     """
     workers = pool.resolve_threads(threads)
     if isinstance(chunk_size, bool) or not hasattr(chunk_size, "__index__"):
@@ -219,7 +237,7 @@ def iter_hands(
         raise ValueError(f"chunk_size must be positive, got {chunk_size!r}")
     if not isinstance(reuse, bool):
         raise TypeError(f"reuse must be True or False, got {type(reuse).__name__}")
-    space = HandSpace(n, include, dead, tables)
+    space = HandSpace(n, include, dead, tables, game)
     return _iterate(space, chunk_size, workers, reuse)
 
 

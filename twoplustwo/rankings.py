@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from .cards import format_cards, parse_cards
 from .draws import Cards
+from .games import HOLDEM, check_game, resolve
 from .prefix import prefix
 from .ranges import COMBOS, N_COMBOS
 from .tables import Tables, get_tables
@@ -27,32 +28,37 @@ from .tables import Tables, get_tables
 __all__ = ["rank_hands"]
 
 
-def rank_hands(board: Cards, *, tables: Tables | None = None) -> npt.NDArray[np.uint16]:
+def rank_hands(board: Cards, *, game: str = HOLDEM, tables: Tables | None = None) -> npt.NDArray[np.uint16]:
     """The value of each two-card combo of :data:`~twoplustwo.COMBOS` with ``board`` (3, 4 or 5 cards).
 
     Returns a ``(1326,)`` uint16 array in the order of ``COMBOS`` (``c1 <
     c2``, ``c1`` ascending, then ``c2``): a 5-, 6- or 7-card value on the
-    Hold'em scale 1..7462, or 0 where the combo shares a card with the
-    board. Raises ``ValueError`` for a board of another size or a bad or
-    repeated card.
+    game's scale (1..7462 in hold'em), or 0 where the combo shares a card
+    with the board or holds a card outside the game's deck. Raises
+    ``ValueError`` for a board of another size or a bad or repeated card.
 
     >>> from twoplustwo import combo_index
     >>> flop = rank_hands("2c 3c 4c")
     >>> int(flop[combo_index("5c", "6c")]), int((flop == 0).sum())  # six-high straight flush; 150 combos touch the flop
     (7454, 150)
+    >>> turn = rank_hands("6c 7c 8c 9c", game="short-deck")
+    >>> int(turn[combo_index("Ac", "2d")]), int(turn[combo_index("Ac", "Kd")]), int((turn > 0).sum())  # C(32, 2) live
+    (0, 1399, 496)
     """
+    check_game(game)
     cards = parse_cards(board)
     if len(cards) not in (3, 4, 5):
         raise ValueError(f"a board holds 3, 4 or 5 cards, got {len(cards)} ({format_cards(cards) or 'none'})")
     t = get_tables(tables)
-    walked = prefix(cards, tables=t)
+    walked = prefix(cards, game=game, tables=t)
     n = len(cards) + 2
     out = np.zeros(N_COMBOS, dtype=np.uint16)
-    walker = t.walker
+    g = resolve(game, t)
+    walker = g.walker
     if walker is not None:
         held = sum(1 << c for c in cards)
         walker.rank_combos(walked.node(n), len(cards), held, out)
         return out
-    live = ~np.isin(COMBOS, cards).any(axis=1)
+    live = ~np.isin(COMBOS, cards).any(axis=1) & (COMBOS >= g.deck.start).all(axis=1)
     out[live] = walked.evaluate_batch(COMBOS[live], check=False, threads=1)
     return out

@@ -9,6 +9,8 @@ imported only when an array API is first used.
 7462
 >>> evaluate([0, 4, 8, 12, 17])  # 2c 3c 4c 5c 6d: six-high straight
 5855
+>>> evaluate("Ac 6d 7h 8s 9c", game="short-deck")  # the lowest short-deck straight
+877
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Sequence
 
 from .backend import core, extension
 from .cards import CardLike, parse_cards
+from .games import HOLDEM, Game, resolve
 from .tables import HandViews, Tables, get_tables
 
 # typing itself costs milliseconds to import, which a fresh process's first
@@ -53,18 +56,34 @@ def _evaluate_parsed(w: HandViews, cards: Sequence[int]) -> int:
 
 
 def _evaluate(
-    cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]], *, tables: Tables | None = None
+    cards: str | Sequence[CardLike] | npt.NDArray[np.integer[Any]],
+    *,
+    game: str = HOLDEM,
+    tables: Tables | None = None,
 ) -> int:
-    """Value (1..7462) of one hand of 5, 6 or 7 cards, in any order.
+    """Value of one hand of 5, 6 or 7 cards, in any order: 1..7462 in hold'em.
 
     ``cards`` is a sequence of ints 0..51 or card strings, or one string
     such as ``"As Kd Qh Jc Ts 2c 3d"``. Raises ``ValueError`` naming the
     bad card for a duplicate, a card out of range, a malformed string or a
     wrong card count.
 
+    ``game`` is ``"holdem"``, ``"short-deck"`` (Triton rules: a flush beats
+    a full house, three of a kind a straight) or ``"short-deck-classic"``
+    (a flush beats a full house, a straight three of a kind); short-deck
+    values are 1..1404 and a card below the six a ``ValueError``.
+
     >>> evaluate(["Ah", "Ad", "Kc", "Kd", "Ks"])  # kings full of aces
     7284
+    >>> evaluate("Ah Ad Kc Kd Ks", game="short-deck"), evaluate("Ah Qh Jh 9h 7h", game="short-deck")  # a flush wins
+    (1198, 1287)
+    >>> evaluate("As Ks Qs Js 2c", game="short-deck")
+    Traceback (most recent call last):
+    ...
+    ValueError: card 4 ('2c'): not in the short-deck deck, the 36 cards from six to ace
     """
+    if game != HOLDEM:
+        return _evaluate_game(cards, game, tables)
     t = get_tables(tables)
     walker = t.walker
     if walker is not None:
@@ -115,6 +134,36 @@ def _evaluate(
 
 
 _evaluate.__name__ = _evaluate.__qualname__ = "evaluate"
+
+
+def _evaluate_game(cards: Any, game: str, tables: Tables | None) -> int:
+    """:func:`evaluate` for a game other than hold'em: its DAG walked, no small tables."""
+    g = resolve(game, tables)
+    walker = g.walker
+    if walker is not None:
+        # Distinct ints of the deck (or plain card text) at once; anything
+        # else is parsed and explained below, as on the numpy path.
+        value: int | None = walker.evaluate(cards)
+        if value is not None:
+            return value
+    parsed = parse_cards(cards)
+    g.check_cards(parsed)
+    if len(parsed) not in (5, 6, 7):
+        raise _count_error(len(parsed))
+    if walker is not None:
+        value = walker.evaluate(parsed)
+        assert value is not None  # distinct cards of the deck, 5 to 7 of them
+        return value
+    return _walk_game(g, parsed)
+
+
+def _walk_game(g: Game, cards: Sequence[int]) -> int:
+    """The value of checked ``cards`` down the first layers of ``g``'s DAG, then ``value5`` or ``value6``."""
+    node = 0
+    for layer, card in zip(g.tables.layer_views(g.dag), cards):
+        node = layer[node * 52 + card]
+    n = len(cards)
+    return node if n == 7 else g.tables.native_view(f"{g.dag}/value{n}")[node]
 
 
 def _entry_point() -> Any:

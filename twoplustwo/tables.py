@@ -122,6 +122,8 @@ class Tables:
         self.buffers = buffers
         self._layers: dict[str, list[Array]] = {}
         self._views: dict[str, list[memoryview]] = {}
+        #: The games asked of this set, by name, as :func:`twoplustwo.games.resolve` reads them once.
+        self.games: dict[str, Any] = {}
 
     @cached_property
     def path(self) -> Path:
@@ -160,14 +162,14 @@ class Tables:
         layers = self._layers.get(dag)
         if layers is None:
             # Small batches and prefixes ask for these on every call.
-            layers = self._layers[dag] = [self.arrays[layer_role(dag, k)] for k in range(1, DAGS[dag] + 1)]
+            layers = self._layers[dag] = [self.arrays[layer_role(dag, k)] for k in range(1, _depth(dag) + 1)]
         return layers
 
     def layer_views(self, dag: str = "dag7") -> list[memoryview]:
         """The transition arrays of ``dag`` as :meth:`native_view` memoryviews, layer 1 first."""
         views = self._views.get(dag)
         if views is None:
-            views = self._views[dag] = [self.native_view(layer_role(dag, k)) for k in range(1, DAGS[dag] + 1)]
+            views = self._views[dag] = [self.native_view(layer_role(dag, k)) for k in range(1, _depth(dag) + 1)]
         return views
 
     def native_view(self, role: str) -> memoryview:
@@ -203,18 +205,32 @@ class Tables:
         module = core()
         if module is None:
             return None
-
-        def little(role: str) -> Any:
-            # The C walker reads little-endian bytes, as the format stores them
-            # and as the mapped views hold them.
-            b = self.buffers[role]
-            if isinstance(b, memoryview):
-                return b
-            a = self.arrays[role]
-            return a if a.dtype.str[0] in "<|" else a.astype(a.dtype.newbyteorder("<"))
-
+        little = self._little
         dags = [[little(layer_role(dag, k)) for k in range(1, DAGS[dag] + 1)] for dag in ("dag5", "dag6", "dag7")]
         return module.Walker(*dags, little("dag7/value5"), little("dag7/value6"))
+
+    def game_walker(self, dag: str, deck: int) -> Any:
+        """A new C walker over another game's 7-card DAG ``dag`` whose hands hold only the cards of the mask ``deck``.
+
+        None when this set runs on the numpy path (its :attr:`walker` is
+        None). The walker takes 5- and 6-card hands down the DAG's first
+        layers and through its ``value5`` and ``value6`` arrays.
+        """
+        if self.walker is None:
+            return None
+        little = self._little
+        layers = [little(layer_role(dag, k)) for k in range(1, 8)]
+        walker_class = type(self.walker)  # the extension that made this set's own walker
+        return walker_class(None, None, layers, little(f"{dag}/value5"), little(f"{dag}/value6"), deck=deck)
+
+    def _little(self, role: str) -> Any:
+        # The C walker reads little-endian bytes, as the format stores them
+        # and as the mapped views hold them.
+        b = self.buffers[role]
+        if isinstance(b, memoryview):
+            return b
+        a = self.arrays[role]
+        return a if a.dtype.str[0] in "<|" else a.astype(a.dtype.newbyteorder("<"))
 
     def verify(self) -> None:
         """Hash every file and compare with the manifest; raise :class:`TableError`."""
@@ -226,6 +242,11 @@ class Tables:
                 raise TableError(f"{p}: cannot be read to verify it ({e.strerror})") from None
             if digest != f["sha256"]:
                 raise TableError(f"{p}: content does not match its sha256 in the manifest (corrupt)")
+
+
+def _depth(dag: str) -> int:
+    """Cards per hand of the DAG ``dag``: ``dag5`` and so on, or a game's ``<game>/dag7``."""
+    return DAGS[dag.rpartition("/")[2]]
 
 
 # ------------------------------------------------------------------ mapping

@@ -21,10 +21,21 @@ code of value ``v`` (``CODES[0] == 0`` marks the invalid value 0).
 <Category.FULL_HOUSE: 6>
 >>> print(category_of(7260))
 full_house
+
+Other games (``game="short-deck"``, ``"short-deck-classic"``) have values
+``1..N`` of their own, N = 1404 in short deck, and their categories in
+another order, named by the table set's manifest; each game gets a
+:class:`GameCategory` enum whose ints follow its order:
+
+>>> describe(877, game="short-deck").description
+'Straight, nine high (ace low)'
+>>> category_of(1326, game="short-deck"), category_of(1206, game="short-deck")
+(<ShortDeckCategory.FLUSH: 6>, <ShortDeckCategory.FULL_HOUSE: 5>)
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from itertools import combinations
@@ -32,6 +43,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+
+from .games import CATEGORY_NAMES, HOLDEM, Game, resolve
+from .tables import Tables
 
 __all__ = [
     "HAND_COUNTS",
@@ -43,6 +57,7 @@ __all__ = [
     "CODES",
     "N_VALUES",
     "Category",
+    "GameCategory",
     "HandDescription",
     "categories",
     "category_of",
@@ -81,16 +96,23 @@ class Category(IntEnum):
 CATEGORIES: tuple[str, ...] = tuple(str(c) for c in Category)
 
 
-def _straight_highs() -> list[tuple[int, ...]]:
-    # Five-high (the wheel) counts its ace as the lowest card.
-    out: list[tuple[int, ...]] = [(3, 2, 1, 0, 12)]
-    out += [(h, h - 1, h - 2, h - 3, h - 4) for h in range(4, 13)]
+def _straight_highs(low: int = 0) -> list[tuple[int, ...]]:
+    # The lowest straight counts its ace below the deck's lowest rank: five
+    # high (the wheel) in hold'em, nine high (A-6-7-8-9) in short deck.
+    out: list[tuple[int, ...]] = [(low + 3, low + 2, low + 1, low, 12)]
+    out += [(h, h - 1, h - 2, h - 3, h - 4) for h in range(low + 4, 13)]
     return out
 
 
-def _all_codes() -> list[int]:
-    ranks = range(12, -1, -1)  # descending, so combinations come out high-first
-    straights = _straight_highs()
+def _all_codes(low: int = 0, place: Sequence[int] = range(9)) -> list[int]:
+    """The codes of every five-card class of the ranks ``low..12``, sorted.
+
+    A code's first digit is ``place[c]`` for the class's :class:`Category`
+    ``c``: its place in the game's order of categories (hold'em's own by
+    default), so that sorted codes are the game's values.
+    """
+    ranks = range(12, low - 1, -1)  # descending, so combinations come out high-first
+    straights = _straight_highs(low)
     straight_sets = {frozenset(s) for s in straights}
     shapes: list[tuple[int, tuple[int, ...]]] = []
     for five in combinations(ranks, 5):
@@ -115,7 +137,7 @@ def _all_codes() -> list[int]:
                 shapes.append((2, (hi, hi, lo, lo, k)))
     codes = []
     for cat, r in shapes:
-        code = cat
+        code = place[cat]
         for x in r:
             code = (code << 4) | x
         codes.append(code)
@@ -170,26 +192,32 @@ _SINGULAR = (
 _PLURAL = tuple(name + ("es" if name == "six" else "s") for name in _SINGULAR)
 
 
-def _check_value(value: object) -> int:
+def _check_value(value: object, top: int = N_VALUES) -> int:
     # bool passes isinstance(int) but is always a caller's mistake.
     if (
         isinstance(value, (int, np.integer))
         and not isinstance(value, (bool, np.bool_))
-        and 1 <= value <= N_VALUES
+        and 1 <= value <= top
     ):
         return int(value)
     shown = value.item() if isinstance(value, np.generic) else value
-    raise ValueError(f"hand value must be an int in 1..{N_VALUES}, got {shown!r}")
+    raise ValueError(f"hand value must be an int in 1..{top}, got {shown!r}")
 
 
 def _and_list(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _words(category: int, r: tuple[int, ...]) -> str:
+def _words(category: int, r: tuple[int, ...], ace_low: str = "") -> str:
+    """The words for a hand of :class:`Category` ``category`` and ranks ``r``.
+
+    ``ace_low`` is appended to the high card of the straight whose ace
+    plays low (where that straight needs a word of explanation).
+    """
     one, many = _SINGULAR, _PLURAL
+    low = ace_low if r[4] == 12 else ""  # of the straights, only the ace-low one puts its ace last
     if category == 8:
-        return "Royal flush" if r[0] == 12 else f"Straight flush, {one[r[0]]} high"
+        return "Royal flush" if r[0] == 12 else f"Straight flush, {one[r[0]]} high{low}"
     if category == 7:
         return f"Four of a kind, {many[r[0]]}, {one[r[4]]} kicker"
     if category == 6:
@@ -197,7 +225,7 @@ def _words(category: int, r: tuple[int, ...]) -> str:
     if category == 5:
         return "Flush, " + ", ".join(one[x] for x in r)
     if category == 4:
-        return f"Straight, {one[r[0]]} high"
+        return f"Straight, {one[r[0]]} high{low}"
     if category == 3:
         return f"Three of a kind, {many[r[0]]}, {_and_list([one[x] for x in r[3:]])} kickers"
     if category == 2:
@@ -207,16 +235,36 @@ def _words(category: int, r: tuple[int, ...]) -> str:
     return "High card, " + ", ".join(one[x] for x in r)
 
 
+class GameCategory(IntEnum):
+    """The base of the category enums of games other than hold'em, made from the manifest's names.
+
+    A member's int is its place in the game's order, weakest first, and its
+    ``str`` its name as :class:`Category` writes names:
+
+    >>> c = category_of(1206, game="short-deck")
+    >>> type(c).__name__, str(c), [str(x) for x in type(c)][3:5]
+    ('ShortDeckCategory', 'full_house', ['straight', 'three_of_a_kind'])
+    """
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
 @dataclass(frozen=True)
 class HandDescription:
     """Everything a hand value stands for; ``str()`` gives the words.
 
     ``ranks`` are the five rank digits of ``code`` in order of significance
     (0 = deuce .. 12 = ace), so the wheel's ace comes last: ``(3, 2, 1, 0, 12)``.
+
+    In another game, ``category`` is a member of the game's
+    :class:`GameCategory` enum, the first digit of ``code`` is its int (its
+    place in the game's order), and ``cactus_kev_rank`` counts from the top
+    in the same way: N + 1 - value for a game of N values.
     """
 
     value: int
-    category: Category
+    category: Category | GameCategory
     code: int
     ranks: tuple[int, int, int, int, int]
     cactus_kev_rank: int
@@ -226,7 +274,7 @@ class HandDescription:
         return self.description
 
 
-def describe(value: int | np.integer) -> HandDescription:
+def describe(value: int | np.integer, *, game: str = "holdem", tables: Tables | None = None) -> HandDescription:
     """Decode a hand value ``1..7462`` into its category, code and words.
 
     Wording, one form per category (ranks spelt "two" .. "ace", plurals
@@ -251,7 +299,21 @@ def describe(value: int | np.integer) -> HandDescription:
     Traceback (most recent call last):
     ...
     ValueError: hand value must be an int in 1..7462, got 0
+
+    ``game`` is as for :func:`~twoplustwo.evaluate`; its values, ranks and
+    categories are those of the game, in the same words, and the straight
+    whose ace plays low says so: ``Straight, nine high (ace low)`` for
+    A-6-7-8-9 in short deck. Hold'em needs no tables; another game reads
+    its categories from ``tables`` (default: the default set).
+
+    >>> d = describe(1326, game="short-deck")
+    >>> d.category, hex(d.code), d.description
+    (<ShortDeckCategory.FLUSH: 6>, '0x6cba97', 'Flush, ace, king, queen, jack, nine')
+    >>> describe(1399, game="short-deck-classic").description
+    'Straight flush, nine high (ace low)'
     """
+    if game != HOLDEM:
+        return _describe_game(value, resolve(game, tables))
     v = _check_value(value)
     code = int(CODES[v])
     category = code >> 20
@@ -267,39 +329,124 @@ def describe(value: int | np.integer) -> HandDescription:
     )
 
 
-def categories(values: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+def categories(
+    values: npt.ArrayLike, *, game: str = "holdem", tables: Tables | None = None
+) -> npt.NDArray[np.uint8]:
     """The :class:`Category` ints (0 = high card .. 8 = straight flush) of hand values, as an array.
 
     The result has the shape of ``values``; any value outside ``1..7462``
-    raises ``ValueError``.
+    raises ``ValueError``. In another ``game`` (as for
+    :func:`~twoplustwo.evaluate`) they are the ints of the game's
+    :class:`GameCategory` enum, its places in the game's order (weakest 0),
+    and values run from 1 to the game's N.
 
     >>> categories([1, 1278, 7462]).tolist()
     [0, 1, 8]
     >>> [str(Category(c)) for c in categories([5854, 7260])]
     ['straight', 'full_house']
+    >>> categories([877, 883, 1206, 1207], game="short-deck").tolist()  # straight < trips < full house < flush
+    [3, 4, 5, 6]
     """
+    if game != HOLDEM:
+        gv = _values_of(resolve(game, tables))
+        out: npt.NDArray[np.uint8] = gv.category[_checked_values(values, len(gv.category) - 1)]
+        return out
+    out = _CATEGORY_OF_VALUE[_checked_values(values, N_VALUES)]
+    return out
+
+
+def _checked_values(values: npt.ArrayLike, top: int) -> npt.NDArray[np.integer[Any]]:
+    """``values`` as an integer array, after checking every one is in ``1..top``."""
     if isinstance(values, np.ma.MaskedArray):
         raise TypeError("hand values must be a plain array, not a masked array")
     v = np.asarray(values)
     if not np.issubdtype(v.dtype, np.integer):
         raise ValueError(f"hand values must be integers, got dtype {v.dtype}")
-    if v.size and (v.min() < 1 or v.max() > N_VALUES):
+    if v.size and (v.min() < 1 or v.max() > top):
         # Only the error path pays for locating the culprit.
-        i = int(np.flatnonzero((v < 1) | (v > N_VALUES))[0])
-        raise ValueError(
-            f"hand values must be in 1..{N_VALUES}, got {int(v.flat[i])} at flat index {i}"
-        )
-    out: npt.NDArray[np.uint8] = _CATEGORY_OF_VALUE[v]
-    return out
+        i = int(np.flatnonzero((v < 1) | (v > top))[0])
+        raise ValueError(f"hand values must be in 1..{top}, got {int(v.flat[i])} at flat index {i}")
+    return v
 
 
-def category_of(value: int | np.integer[Any]) -> Category:
+def category_of(
+    value: int | np.integer[Any], *, game: str = "holdem", tables: Tables | None = None
+) -> Category | GameCategory:
     """The :class:`Category` of one hand value: the scalar form of :func:`categories`.
+
+    In another ``game``, a member of the game's :class:`GameCategory` enum.
 
     >>> category_of(7462), str(category_of(1))
     (<Category.STRAIGHT_FLUSH: 8>, 'high_card')
+    >>> category_of(900, game="short-deck"), category_of(900, game="short-deck-classic")
+    (<ShortDeckCategory.THREE_OF_A_KIND: 4>, <ShortDeckClassicCategory.THREE_OF_A_KIND: 3>)
     """
+    if game != HOLDEM:
+        gv = _values_of(resolve(game, tables))
+        return gv.enum(int(gv.category[_check_value(value, len(gv.category) - 1)]))
     return Category(int(_CATEGORY_OF_VALUE[_check_value(value)]))
+
+
+# ------------------------------------------------------------ other games
+
+
+@dataclass(frozen=True)
+class _GameValues:
+    """What the values of a game other than hold'em stand for."""
+
+    codes: npt.NDArray[np.uint32]  # by value, as CODES, with the game's category places as first digits
+    category: npt.NDArray[np.uint8]  # by value: its category's place in the game's order
+    kinds: tuple[Category, ...]  # by place: which category it is, for the words
+    enum: type[GameCategory]
+
+
+_game_values: dict[tuple[object, ...], _GameValues] = {}
+
+
+def _values_of(g: Game) -> _GameValues:
+    """The codes, categories and enum of ``g``'s values, from the manifest's categories and the rules.
+
+    The manifest gives each category's place and values; the rules (a deck
+    of the ranks from its lowest up, the ace low only in the lowest
+    straight) give every five-card class, and so the ranks of each value.
+    """
+    key = (g.name, g.deck.start, g.values, g.categories)
+    gv = _game_values.get(key)
+    if gv is not None:
+        return gv
+    kinds = tuple(Category(CATEGORY_NAMES.index(name)) for name, _, _ in g.categories)
+    place = [kinds.index(Category(c)) for c in range(len(Category))]
+    codes = np.array([0] + _all_codes(g.deck.start >> 2, place), dtype=np.uint32)
+    category = np.zeros(g.values + 1, dtype=np.uint8)
+    for i, (_, first, last) in enumerate(g.categories):
+        category[first : last + 1] = i
+    # Loading the game checked each category's size against the rules.
+    assert len(codes) == g.values + 1 and np.array_equal(codes[1:] >> 20, category[1:])
+    codes.setflags(write=False)
+    category.setflags(write=False)
+    words = "".join(w.title() for w in g.name.split("-")) + "Category"
+    members = [(name.upper().replace(" ", "_"), i) for i, (name, _, _) in enumerate(g.categories)]
+    make: Any = GameCategory  # the functional API makes a subclass; the stubs know only lookups by value
+    enum: type[GameCategory] = make(words, members)
+    gv = _game_values[key] = _GameValues(codes, category, kinds, enum)
+    return gv
+
+
+def _describe_game(value: object, g: Game) -> HandDescription:
+    gv = _values_of(g)
+    v = _check_value(value, g.values)
+    code = int(gv.codes[v])
+    place = code >> 20
+    d = [(code >> shift) & 0xF for shift in (16, 12, 8, 4, 0)]
+    ranks = (d[0], d[1], d[2], d[3], d[4])
+    return HandDescription(
+        value=v,
+        category=gv.enum(place),
+        code=code,
+        ranks=ranks,
+        cactus_kev_rank=g.values + 1 - v,
+        description=_words(gv.kinds[place], ranks, " (ace low)"),
+    )
 
 
 #: Published figures over every ``n``-card hand (n = 5, 6, 7): hands per
