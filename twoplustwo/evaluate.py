@@ -226,12 +226,8 @@ def walk_batch(
             out[a:b] = _walk_columns(layers, cols, start)
         return -1
 
-    if len(h) < _PARALLEL_MIN:
-        workers = 1
-    cuts = [len(h) * i // workers for i in range(workers + 1)]
-    bad = [a for a in pool.run(workers, part, cuts[:-1], cuts[1:]) if a >= 0]
-    if bad:
-        a = min(bad)
+    a = pool.first_bad(workers if len(h) >= _PARALLEL_MIN else 1, len(h), part)
+    if a >= 0:
         raise _first_bad_row(h[a : a + _CHUNK], a, held, game)
     return out
 

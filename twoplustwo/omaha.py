@@ -303,12 +303,8 @@ def _run(
             out[a:z] = step(*cols)
         return -1
 
-    if len(h) < _PARALLEL_MIN:
-        workers = 1
-    cuts = [len(h) * i // workers for i in range(workers + 1)]
-    bad = [a for a in pool.run(workers, part, cuts[:-1], cuts[1:]) if a >= 0]
-    if bad:
-        a = min(bad)
+    a = pool.first_bad(workers if len(h) >= _PARALLEL_MIN else 1, len(h), part)
+    if a >= 0:
         rows = slice(a, a + _CHUNK)
         row = a + _first_bad_row(h[rows], b if shared else b[rows])
         raise _row_error(h, b, row)
@@ -391,12 +387,9 @@ def _run_c(holes: npt.ArrayLike, boards: npt.ArrayLike, threads: int | None, wal
         bad: int = walker.omaha_rows(h8[lo:hi], b8 if len(b8) == 1 else b8[lo:hi], out[lo:hi])
         return bad if bad < 0 else lo + bad
 
-    if len(h) < _PARALLEL_MIN:
-        workers = 1
-    cuts = [len(h) * i // workers for i in range(workers + 1)]
-    bad = [r for r in pool.run(workers, part, cuts[:-1], cuts[1:]) if r >= 0]
-    if bad:
-        raise _row_error(h, b, min(bad))
+    bad = pool.first_bad(workers if len(h) >= _PARALLEL_MIN else 1, len(h), part)
+    if bad >= 0:
+        raise _row_error(h, b, bad)
     return out
 
 

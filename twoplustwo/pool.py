@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     T = TypeVar("T")
 
-__all__ = ["MAX_THREADS", "after_fork", "resolve_threads", "run", "submit"]
+__all__ = ["MAX_THREADS", "after_fork", "first_bad", "resolve_threads", "run", "submit"]
 
 #: The most threads any call may ask for. More than the cores only adds
 #: overhead; the cap keeps a typo (threads=10**6) from costing minutes and
@@ -100,6 +100,20 @@ def run(workers: int, fn: Callable[..., T], *iterables: Iterable[Any]) -> list[T
         # A failed part must not leave the others queued behind the caller.
         for f in futures:
             f.cancel()
+
+
+def first_bad(workers: int, rows: int, part: Callable[[int, int], int]) -> int:
+    """Run ``part(lo, hi)`` over ``rows`` rows cut into ``workers`` equal parts; the least index it reports, or -1.
+
+    Each part fills its rows and returns -1, or the index where it met a bad
+    row and stopped: the batch functions' shape of parallel work.
+
+    >>> first_bad(2, 10, lambda lo, hi: 7 if lo <= 7 < hi else -1)
+    7
+    """
+    cuts = [rows * i // workers for i in range(workers + 1)]
+    bad = [a for a in run(workers, part, cuts[:-1], cuts[1:]) if a >= 0]
+    return min(bad) if bad else -1
 
 
 def after_fork(hook: Callable[[], None]) -> None:
