@@ -113,6 +113,12 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
                 f"{mega(b['single_c'])} calls/s / {mega(b['batch7_c'])} hands/s",
                 f"{mega(b['single_numpy'])} / {mega(b['batch7_numpy'])} (numpy path)",
                 " / ".join(versus(b[f"{what}_c"], b[f"{what}_numpy"], "rate") for what in ("single", "batch7")))
+        if g := rt.get("games"):
+            sd, he = g["short-deck"], g["holdem"]
+            add("short deck (`game=\"short-deck\"`): single hand calls/s / 7-card batch, 1 thread",
+                f"{mega(sd['single'])} / {mega(sd['batch7'])} hands/s",
+                f"{mega(he['single'])} / {mega(he['batch7'])} (Hold'em)",
+                " / ".join(versus(sd[k], he[k], "rate") for k in ("single", "batch7")))
         if p := rt.get("prefix"):
             per, whole = p["prefix_s"] / p["boards"] * 1e6, p["batch_s"] / p["boards"] * 1e6
             add(f"{p['holes_per_board']:,} hole pairs against one river board, `prefix(board).evaluate_batch`",

@@ -161,6 +161,21 @@ def runtime() -> dict[str, Any]:
         "backend": twoplustwo.backend(),
     }
 
+    say("runtime: short deck against Hold'em, single hands and 7-card batches")
+    rng_sd = np.random.default_rng(SEED)
+    short7 = (np.argsort(rng_sd.random((N_BATCH, 36)), axis=1)[:, :7] + 16).astype(np.uint8)
+    short_tuples = [tuple(int(c) for c in row) for row in short7[: len(tuples7)]]
+    games = {}
+    for game in ("short-deck", "short-deck-classic"):
+        evaluate_game = partial(twoplustwo.evaluate, game=game)
+        evaluate_game(short_tuples[0])  # maps the game's walker outside the timing
+        games[game] = {
+            "single": per_call(evaluate_game, short_tuples),
+            "batch7": N_BATCH / best_of(twoplustwo.evaluate_batch, short7, threads=1, game=game)[0],
+        }
+    games["holdem"] = {"single": backends["single_c" if backends["backend"] == "c" else "single_numpy"],
+                       "batch7": backends["batch7_c" if backends["backend"] == "c" else "batch7_numpy"]}
+
     prefix_s, got = best_of(by_prefix)
     whole_s, want = best_of(by_batch)
     ranked_s, ranked = best_of(lambda: [twoplustwo.rank_hands(b) for b in boards])
@@ -171,6 +186,9 @@ def runtime() -> dict[str, Any]:
               and all(np.array_equal(r[k], w) for r, k, w in zip(ranked, live, want))}
     return {
         "backends": backends,
+        "games_about": "random 7-card hands of each game's deck, the same count as Hold'em's; single calls with "
+        "game=, 7-card batches on 1 thread",
+        "games": games,
         "prefix_about": f"random river boards, seed {SEED}; prefix(board).evaluate_batch(its 1,081 hole pairs) "
         "against evaluate_batch of the same 7-card rows; best of 3",
         "prefix": prefix,
