@@ -233,6 +233,20 @@ def _as_deals(
     return h, b
 
 
+def _deals(
+    holes: npt.ArrayLike, boards: npt.ArrayLike
+) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.integer[Any]], bool]:
+    """:func:`_as_deals`, and whether one board serves every row; a shared board's cards are checked here."""
+    h, b = _as_deals(holes, boards)
+    shared = len(b) == 1 and len(h) != 1
+    if shared:
+        try:
+            parse_cards(b[0])
+        except ValueError as e:
+            raise ValueError(f"the board: {e}") from None
+    return h, b, shared
+
+
 def _first_bad_row(h: npt.NDArray[np.integer[Any]], b: npt.NDArray[np.integer[Any]]) -> int:
     """The first row with a card outside 0..51 or a card twice, or -1 (rows are ``(N, h)`` and ``(N or 1, k)``)."""
     cards = np.hstack([h, np.broadcast_to(b, (len(h), b.shape[1]))])
@@ -284,14 +298,8 @@ def _run(
     cards and ``(k, n)`` boards, or ``(k, 1)`` for a shared board.
     """
     workers = pool.resolve_threads(threads)
-    h, b = _as_deals(holes, boards)
+    h, b, shared = _deals(holes, boards)
     out = np.empty(len(h), dtype=dtype)
-    shared = len(b) == 1 and len(h) != 1
-    if shared:
-        try:
-            parse_cards(b[0])
-        except ValueError as e:
-            raise ValueError(f"the board: {e}") from None
 
     def part(lo: int, hi: int) -> int:
         """Fill rows lo..hi of ``out``; the start of the first step with a bad row, or -1."""
@@ -370,13 +378,7 @@ def evaluate_omaha_batch(
 def _run_c(holes: npt.ArrayLike, boards: npt.ArrayLike, threads: int | None, walker: Any) -> npt.NDArray[np.uint16]:
     """:func:`evaluate_omaha_batch` on the C backend: the same checks and errors, rows walked in C."""
     workers = pool.resolve_threads(threads)
-    h, b = _as_deals(holes, boards)
-    shared = len(b) == 1 and len(h) != 1
-    if shared:
-        try:
-            parse_cards(b[0])
-        except ValueError as e:
-            raise ValueError(f"the board: {e}") from None
+    h, b, shared = _deals(holes, boards)
     for a in (h, b):
         if a.size and (a.min() < 0 or a.max() > 51):
             raise _row_error(h, b, _first_bad_row(h, b))
@@ -384,7 +386,7 @@ def _run_c(holes: npt.ArrayLike, boards: npt.ArrayLike, threads: int | None, wal
     out = np.empty(len(h), dtype=np.uint16)
 
     def part(lo: int, hi: int) -> int:
-        bad: int = walker.omaha_rows(h8[lo:hi], b8 if len(b8) == 1 else b8[lo:hi], out[lo:hi])
+        bad: int = walker.omaha_rows(h8[lo:hi], b8 if shared else b8[lo:hi], out[lo:hi])
         return bad if bad < 0 else lo + bad
 
     bad = pool.first_bad(workers if len(h) >= _PARALLEL_MIN else 1, len(h), part)
