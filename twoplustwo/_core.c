@@ -214,6 +214,40 @@ static uint32_t dag_value(const Walker *self, const unsigned char *cards, int n)
 
 static int sample_agrees(const Walker *self);
 
+/* The rank multisets of n cards (at most four of a rank) as non-decreasing
+ * tuples r[0..n-1], in order: the first, then each next one; next_multiset
+ * returns 0 after the last. */
+static void first_multiset(int *r, int n) {
+    for (int i = 0; i < n; i++)
+        r[i] = i / 4;
+}
+
+static int next_multiset(int *r, int n) {
+    for (;;) {
+        int i = n - 1;
+        while (i >= 0 && r[i] == 12)
+            i--;
+        if (i < 0)
+            return 0;
+        r[i]++;
+        for (int j = i + 1; j < n; j++)
+            r[j] = r[i];
+        int ok = 1;
+        for (int j = 4; j < n && ok; j++)
+            ok = r[j] != r[j - 4];
+        if (ok)
+            return 1;
+    }
+}
+
+/* The colex rank of a sorted multiset: its index in the by_ranks tables. */
+static uint32_t multiset_index(const int *r, int n) {
+    uint32_t index = 0;
+    for (int i = 0; i < n; i++)
+        index += choose[r[i] + i][i + 1];
+    return index;
+}
+
 /* Every entry comes from the DAG itself, so the small tables can only ever
  * agree with it (and the tests compare them on every hand). */
 static int build_small_tables(Walker *self) {
@@ -224,33 +258,15 @@ static int build_small_tables(Walker *self) {
         if (table == NULL)
             return -1;
         self->by_ranks[t] = table;
-        /* Every non-decreasing n-tuple of ranks, at most four of each. */
         int r[7];
-        for (int i = 0; i < n; i++)
-            r[i] = 0;
-        for (;;) {
-            int ok = 1;
-            for (int i = 4; i < n && ok; i++)
-                ok = r[i] != r[i - 4];
-            if (ok) {
-                /* Suits in turn: equal ranks get different suits, no suit five times. */
-                unsigned char cards[7];
-                uint32_t index = 0;
-                for (int i = 0; i < n; i++) {
-                    cards[i] = (unsigned char)(r[i] * 4 + i % 4);
-                    index += choose[r[i] + i][i + 1];
-                }
-                table[index] = (uint16_t)dag_value(self, cards, n);
-            }
-            int i = n - 1;
-            while (i >= 0 && r[i] == 12)
-                i--;
-            if (i < 0)
-                break;
-            r[i]++;
-            for (int j = i + 1; j < n; j++)
-                r[j] = r[i];
-        }
+        first_multiset(r, n);
+        do {
+            /* Suits in turn: equal ranks get different suits, no suit five times. */
+            unsigned char cards[7];
+            for (int i = 0; i < n; i++)
+                cards[i] = (unsigned char)(r[i] * 4 + i % 4);
+            table[multiset_index(r, n)] = (uint16_t)dag_value(self, cards, n);
+        } while (next_multiset(r, n));
     }
     self->flush = PyMem_Calloc(1 << 13, sizeof(uint16_t));
     if (self->flush == NULL)
@@ -1002,52 +1018,35 @@ static PyObject *Walker_histogram(Walker *self, PyObject *const *args, Py_ssize_
     static const int64_t c4[5] = {1, 4, 6, 4, 1}, c3[5] = {1, 3, 3, 1, 0}; /* C(4, j), C(3, j) */
     Py_BEGIN_ALLOW_THREADS
     int r[7];
-    for (int i = 0; i < n; i++)
-        r[i] = 0;
-    for (;;) {
-        int ok = 1;
-        for (int i = 4; i < n && ok; i++)
-            ok = r[i] != r[i - 4];
-        if (ok) {
-            int counts[13] = {0}, support[7], s = 0;
-            uint32_t index = 0;
-            for (int i = 0; i < (int)n; i++) {
-                if (counts[r[i]]++ == 0)
-                    support[s++] = r[i];
-                index += choose[r[i] + i][i + 1];
+    first_multiset(r, (int)n);
+    do {
+        int counts[13] = {0}, support[7], s = 0;
+        for (int i = 0; i < (int)n; i++)
+            if (counts[r[i]]++ == 0)
+                support[s++] = r[i];
+        int64_t ways = 1;
+        for (int i = 0; i < s; i++)
+            ways *= c4[counts[support[i]]];
+        /* Flushes: one suit holds exactly the ranks `pick` (five or more,
+         * one card each) and the other three suits the rest; two suits
+         * cannot both hold five of at most seven cards. */
+        for (unsigned pick = 0; pick < (1u << s); pick++) {
+            int bits = 0;
+            unsigned mask = 0;
+            int64_t w = 4;
+            for (int i = 0; i < s; i++) {
+                int in = pick >> i & 1;
+                bits += in;
+                mask |= (unsigned)in << support[i];
+                w *= c3[counts[support[i]] - in];
             }
-            int64_t ways = 1;
-            for (int i = 0; i < s; i++)
-                ways *= c4[counts[support[i]]];
-            /* Flushes: one suit holds exactly the ranks `pick` (five or
-             * more, one card each) and the other three suits the rest; two
-             * suits cannot both hold five of at most seven cards. */
-            for (unsigned pick = 0; pick < (1u << s); pick++) {
-                int bits = 0;
-                unsigned mask = 0;
-                int64_t w = 4;
-                for (int i = 0; i < s; i++) {
-                    int in = pick >> i & 1;
-                    bits += in;
-                    mask |= (unsigned)in << support[i];
-                    w *= c3[counts[support[i]] - in];
-                }
-                if (bits >= 5 && w) {
-                    hist[self->flush[mask]] += w;
-                    ways -= w;
-                }
+            if (bits >= 5 && w) {
+                hist[self->flush[mask]] += w;
+                ways -= w;
             }
-            hist[by_ranks[index]] += ways;
         }
-        int i = (int)n - 1;
-        while (i >= 0 && r[i] == 12)
-            i--;
-        if (i < 0)
-            break;
-        r[i]++;
-        for (int j = i + 1; j < n; j++)
-            r[j] = r[i];
-    }
+        hist[by_ranks[multiset_index(r, (int)n)]] += ways;
+    } while (next_multiset(r, (int)n));
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&ob);
     Py_RETURN_TRUE;
