@@ -153,6 +153,20 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
         if three := [x for x in r if x["route"].startswith("equity([") and "Qs" in x["route"]]:
             add("exact 3-way preflop equity, " + three[0]["route"].removeprefix("equity(").rstrip(")"),
                 f"{three[0]['seconds'] * 1e3:.1f} ms")
+        ranged = [x for x in r if "method='exact'" in x["route"]]
+        loops = [x for x in r if x["route"].startswith("a loop of equity()")]
+        if ranged and loops:
+            agree = "" if loops[0].get("agrees") else " (**counts differ**)"
+            add("exact range against range preflop, " + ranged[0]["route"].removeprefix("equity(").split(", method")[0],
+                f"{ranged[0]['seconds']:.3f} s{agree}", f"{loops[0]['seconds']:.2f} s ({loops[0]['route']})",
+                versus(ranged[0]["seconds"], loops[0]["seconds"], "time"))
+        if mc := [x for x in r if "monte-carlo" in x["route"]]:
+            games = mc[0]["hands"] // 2
+            equity, err = mc[0]["checksum"]
+            honest = "within" if mc[0].get("within_4_stderr") else "**not within**"
+            add(f"Monte Carlo, AsAh against a random hand, {games:,} games",
+                f"{mega(games / mc[0]['seconds'])} games/s; {100 * equity:.3f}% ± {100 * err:.3f}%",
+                f"exact 85.204%: {honest} 4 stderr")
     if hr := res.get("handranks"):
         add("**classic `HandRanks.dat`** (`twoplustwo export-handranks`, read by a C walk)", "")
         add("export: time, file bytes", f"{hr['export_s']:.2f} s, {hr['file_bytes']:,} bytes",

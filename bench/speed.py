@@ -39,6 +39,10 @@ N7 = comb(52, 7)
 SLICE = 10_000_000
 HANDS = ["As Ah", "Kd Kc"]
 HANDS3 = ["As Ah", "Kd Kc", "Qs Jh"]
+# 22 combos against 16: the range-against-range yardstick.
+RANGES = ["QQ+,AKs", "AK"]
+# Games Monte Carlo samples in its benchmark row.
+MC_GAMES = 2_000_000
 
 
 def specialk_scalar() -> Callable[[Sequence[int]], int]:
@@ -283,15 +287,37 @@ def exhaustive() -> dict[str, Any]:
     boards = np.array(list(combinations([c for c in range(52) if c not in a + b], 5)), dtype=np.uint8)
     hands_a, hands_b = (np.hstack([np.tile(np.array(h, dtype=np.uint8), (len(boards), 1)), boards]) for h in (a, b))
     sk_s, sk = best_of(specialk_preflop, hands_a, hands_b, repeats=3)
-    add("equity(['As Ah', 'Kd Kc'])", 2 * aa.boards, eq_s, [aa.wins, aa.ties, aa.losses])
+    add("equity(['As Ah', 'Kd Kc'])", 2 * aa.games, eq_s, [aa.wins, aa.ties, aa.losses])
     add("specialk on both hands of every board", 2 * len(boards), sk_s, sk, "boards built beforehand",
         agrees=sk == [aa.wins, aa.ties, aa.losses])
     say("exhaustive: 3-way preflop equity, C and numpy paths")
     three_s, three = best_of(twoplustwo.equity, HANDS3)
     ref_s, ref_three = best_of(twoplustwo.equity, HANDS3, tables=ref)
-    add(f"equity({HANDS3})", 3 * three[0].boards, three_s, [r.wins for r in three])
-    add(f"numpy path: equity({HANDS3})", 3 * three[0].boards, ref_s, [r.wins for r in ref_three],
+    add(f"equity({HANDS3})", 3 * three[0].games, three_s, [r.wins for r in three])
+    add(f"numpy path: equity({HANDS3})", 3 * three[0].games, ref_s, [r.wins for r in ref_three],
         agrees=ref_three == three)
+
+    say("exhaustive: range against range preflop, one shared walk against a loop over the deals")
+    range_s, (hero, villain) = best_of(twoplustwo.equity, RANGES, method="exact")
+    combos = [twoplustwo.parse_range(r).combos.tolist() for r in RANGES]
+    pairs = [(x, y) for x in combos[0] for y in combos[1] if not set(x) & set(y)]
+
+    def per_deal() -> list[int]:
+        runs = [twoplustwo.equity([x, y]) for x, y in pairs]
+        return [sum(r[0].wins for r in runs), sum(r[0].ties for r in runs), sum(r[1].wins for r in runs)]
+
+    loop_s, loop = best_of(per_deal, repeats=1)
+    want = [hero.wins, hero.ties, villain.wins]
+    add(f"equity({RANGES}, method='exact')", 2 * hero.games, range_s, want)
+    add(f"a loop of equity() over the {len(pairs)} deals", 2 * hero.games, loop_s, loop, agrees=loop == want)
+    say("exhaustive: Monte Carlo, AsAh against a random hand")
+    mc_s, (aa_mc, _) = best_of(twoplustwo.equity, ["As Ah", "random"], method="monte-carlo", samples=MC_GAMES,
+                               seed=SEED, repeats=3)
+    # The exact figure: AA against a random hand wins 1,781,508,418 and ties 11,402,312 of 2,097,572,400.
+    exact_aa = (1_781_508_418 + 11_402_312 / 2) / 2_097_572_400
+    honest = abs(aa_mc.equity - exact_aa) <= 4 * aa_mc.stderr
+    add(f"equity(['As Ah', 'random'], method='monte-carlo', samples={MC_GAMES:,})", 2 * MC_GAMES, mc_s,
+        [round(aa_mc.equity, 6), round(aa_mc.stderr, 6)], within_4_stderr=honest)
     return {
         "about": "best of 3 warm runs (histogram and equity: best of 5); hands: hand evaluations; "
         "iter_hands yields every hand's cards and value into reused chunks",

@@ -18,6 +18,7 @@ from twoplustwo.cards import parse_words as parse_hand
 from twoplustwo.cli import main
 from twoplustwo.evaluate import best_five
 from twoplustwo.format import MANIFEST
+from twoplustwo.outcomes import PlayerEquity
 from twoplustwo.tables import ENV_VAR, clear_cache, default_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -328,7 +329,7 @@ def test_equity(capsys: pytest.CaptureFixture[str]) -> None:
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0] == "board: none; dead: none"
-    assert lines[1].split() == ["hand", "win", "%", "tie", "%", "equity", "%", "wins", "ties", "boards"]
+    assert lines[1].split() == ["player", "win", "%", "tie", "%", "equity", "%", "wins", "ties", "games"]
     aces, kings = (line.split() for line in lines[2:4])
     assert aces[:2] == ["As", "Ah"] and kings[:2] == ["Kd", "Kc"]
     assert aces[5:] == ["1,388,072", "6,538", "1,712,304"]
@@ -358,27 +359,68 @@ def test_equity_table_with_a_stub(capsys: pytest.CaptureFixture[str], monkeypatc
     # The handler's parsing and layout, apart from the equity computation.
     calls: list[tuple[object, ...]] = []
 
-    def equity(hands: list[list[int]], board: object = (), dead: object = ()) -> list[SimpleNamespace]:
-        calls.append((hands, board, dead))
-        return [
-            SimpleNamespace(
-                hand=(51, 50), boards=990, wins=800, ties=10, win=800 / 990, tie=10 / 990, equity=805 / 990
-            ),
-            SimpleNamespace(
-                hand=(47, 46), boards=990, wins=180, ties=10, win=180 / 990, tie=10 / 990, equity=185 / 990
-            ),
-        ]
+    def equity(hands: list[list[int]], board: object = (), dead: object = (), **kwargs: object) -> list[PlayerEquity]:
+        calls.append((hands, board, dead, kwargs))
+        return [PlayerEquity("As Ah", 990, 800, 10, 805 / 990), PlayerEquity("Ks Kh", 990, 180, 10, 185 / 990)]
 
     from twoplustwo.equity import equity_table
 
     monkeypatch.setitem(sys.modules, "twoplustwo.equity", SimpleNamespace(equity=equity, equity_table=equity_table))
     code, out, err = run(["equity", "AsAh", "Ks Kh", "--board", "2c 7d", "--board", "9s", "--dead", "3c"], capsys)
     assert (code, err) == (0, "")
-    assert calls == [([[51, 50], [47, 46]], [0, 21, 31], [4])]
+    options = {"method": "auto", "stderr": None, "samples": None, "seed": None, "threads": None}
+    assert calls == [([[51, 50], [47, 46]], [0, 21, 31], [4], options)]
     lines = out.splitlines()
     assert lines[0] == "board: 2c 7d 9s; dead: 3c"
     assert lines[2].split() == ["As", "Ah", "80.808", "1.010", "81.313", "800", "10", "990"]
     assert lines[3].split() == ["Ks", "Kh", "18.182", "1.010", "18.687", "180", "10", "990"]
+
+
+def test_equity_of_ranges(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["equity", "QQ+,AKs", "AK", "--board", "Qh 7c 2d"], capsys)
+    assert (code, err) == (0, "")
+    hero, villain = (line.split() for line in out.splitlines()[2:4])
+    # The figures of twoplustwo.equity's docstring, checked there against a brute force.
+    assert hero == ["QQ+,AKs", "75.333", "19.091", "84.879", "134,244", "34,020", "178,200"]
+    assert villain[0] == "AK" and villain[-1] == "178,200"
+
+
+def test_equity_monte_carlo(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["equity", "AsAh", "KK", "--mc", "--samples", "50000", "--seed", "9", "--threads", "1"]
+    code, out, err = run(argv, capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[1].split() == ["player", "win", "%", "tie", "%", "equity", "%", "±", "%", "wins", "ties", "games"]
+    aces = lines[2].split()
+    assert aces[-1] == "50,000" and 0 < float(aces[5]) < 1  # a standard error in percent
+    assert abs(float(aces[4]) - 81.9) < 4 * float(aces[5]) + 0.1  # AA against KK: about 82%
+    assert run(argv, capsys)[1] == out  # the same seed, the same run
+
+
+def test_range_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(["range", "KK+, [50]AKs[/50]", "--per-line", "4"], capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "range   KK+,[50]AKs[/50]"
+    assert lines[1] == "combos  16 of 1,326 (1.056% weighted)"  # 12 + 4 x 0.5 of 1,326
+    cells = ", ".join(lines[2:]).split(", ")
+    assert len(cells) == 16 and all(len(line.split(", ")) <= 4 for line in lines[2:])
+    assert "Ac Kc [50%]" in cells and "As Ah" in cells
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["range", "AAs"], "item 1 ('AAs') at offset 0: a pair cannot be suited or offsuit"),
+        (["equity", "AsAh", "QQ+,AKx"], "player 2: item 2 ('AKx')"),
+        (["equity", "AsAx", "KsKh"], "player 1: not a hand (card 1 ('Ax'): unknown suit 'x'"),
+        (["equity", "AsAh", "KK", "--exact", "--seed", "1"], "--exact takes none of them"),
+        (["equity", "AsAh", "KK", "--mc", "--exact"], "not allowed with argument"),
+    ],
+)
+def test_range_and_equity_errors(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    line = assert_one_error_line(*run(args, capsys))
+    assert message in line
 
 
 @pytest.mark.parametrize(
@@ -387,7 +429,6 @@ def test_equity_table_with_a_stub(capsys: pytest.CaptureFixture[str], monkeypatc
         (["equity", "AsAh", "AsKh"], "As is in both hand 1 and hand 2"),
         (["equity", "AsAh", "KsKh", "--board", "Ah"], "Ah is in both hand 1 and the board"),
         (["equity", "AsAh", "KsKh", "--dead", "Ks"], "Ks is in both hand 2 and the dead cards"),
-        (["equity", "AsAx", "KsKh"], "unknown suit 'x'"),
     ],
 )
 def test_equity_overlapping_cards(

@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 from twoplustwo.cards import format_cards, parse_cards
 from twoplustwo.equity import PlayerEquity, equity, equity_table
 from twoplustwo.evaluate import evaluate
+from twoplustwo.ranges import parse_range
+from twoplustwo.tables import Tables
 
 
-def brute_force(
-    hands: list[str], board: str = "", dead: str = ""
-) -> list[tuple[int, int, int, Fraction]]:
-    """(boards, wins, ties, shares) per player, one evaluate() per player and board."""
+def brute_force(hands: list[str], board: str = "", dead: str = "") -> list[tuple[int, int, int, float]]:
+    """(games, wins, ties, equity) per player, one evaluate() per player and board."""
     holes = [parse_cards(h) for h in hands]
     known, out = parse_cards(board), parse_cards(dead)
     used = {c for h in holes for c in h} | set(known) | set(out)
@@ -38,30 +38,30 @@ def brute_force(
                 wins[i] += 1
             else:
                 ties[i] += 1
-    return [(boards, wins[i], ties[i], shares[i]) for i in range(n)]
+    return [(boards, wins[i], ties[i], float(shares[i] / boards)) for i in range(n)]
 
 
-def _as_tuples(results: list[PlayerEquity]) -> list[tuple[int, int, int, Fraction]]:
-    return [(r.boards, r.wins, r.ties, r.shares) for r in results]
+def _as_tuples(results: list[PlayerEquity]) -> list[tuple[float, float, float, float]]:
+    return [(r.games, r.wins, r.ties, r.equity) for r in results]
 
 
 def test_aces_against_kings_preflop() -> None:
     aa, kk = equity(["AsAh", "KdKc"])
-    assert (aa.boards, aa.wins, aa.ties, aa.losses) == (1_712_304, 1_388_072, 6_538, 317_694)
-    assert (kk.boards, kk.wins, kk.ties, kk.losses) == (1_712_304, 317_694, 6_538, 1_388_072)
-    assert aa.shares == Fraction(2 * 1_388_072 + 6_538, 2)
-    assert aa.shares + kk.shares == aa.boards
+    assert (aa.games, aa.wins, aa.ties, aa.losses) == (1_712_304, 1_388_072, 6_538, 317_694)
+    assert (kk.games, kk.wins, kk.ties, kk.losses) == (1_712_304, 317_694, 6_538, 1_388_072)
+    assert aa.equity == (2 * 1_388_072 + 6_538) / (2 * 1_712_304)
+    assert aa.stderr == 0 and aa.combos is None
     assert aa.win == pytest.approx(1_388_072 / 1_712_304)
     assert aa.tie == pytest.approx(6_538 / 1_712_304)
     assert aa.equity + kk.equity == pytest.approx(1.0)
-    assert aa.hand == (51, 50)
+    assert aa.player == "As Ah"
 
 
 def test_symmetry_preflop() -> None:
     ab = equity(["Ah Kh", "7c 7d"])
     ba = equity(["7c 7d", "Ah Kh"])
     assert _as_tuples(ab) == _as_tuples(ba)[::-1]
-    assert ab[0].boards == comb(48, 5)
+    assert ab[0].games == comb(48, 5)
 
 
 @pytest.mark.parametrize(
@@ -96,14 +96,14 @@ def test_heads_up_against_brute_force(hands: list[str], board: str, dead: str) -
 def test_multiway_against_brute_force(hands: list[str], board: str, dead: str) -> None:
     results = equity(hands, board=board, dead=dead)
     assert _as_tuples(results) == brute_force(hands, board, dead)
-    assert sum(r.shares for r in results) == results[0].boards
+    assert sum(r.equity for r in results) == pytest.approx(1)
 
 
 def test_multiway_symmetry_and_nine_players_preflop() -> None:
     hands = ["AsAh", "KdKc", "QsQh", "JdJc", "Tc9c", "8h7h", "6d5d", "4s3s", "2c2d"]
     results = equity(hands)
-    assert results[0].boards == comb(52 - 18, 5)
-    assert sum(r.shares for r in results) == results[0].boards
+    assert results[0].games == comb(52 - 18, 5)
+    assert sum(r.equity for r in results) == pytest.approx(1)
     rotated = equity(hands[3:] + hands[:3])
     assert _as_tuples(rotated) == _as_tuples(results[3:] + results[:3])
 
@@ -138,10 +138,10 @@ def test_input_forms() -> None:
 
 def test_text() -> None:
     aa, kk = equity(["As Ah", "Kd Kc"], board="2c 7d 9h")
-    assert "As Ah" in str(aa) and "907 wins" in str(aa) and "990 boards" in str(aa)
-    assert repr(aa).startswith("PlayerEquity(hand='As Ah', boards=990, wins=907, ties=0")
+    assert "As Ah" in str(aa) and "907 wins" in str(aa) and "990 games" in str(aa)
+    assert repr(aa).startswith("PlayerEquity(player='As Ah', games=990, wins=907, ties=0")
     lines = equity_table([aa, kk]).splitlines()
-    assert len(lines) == 3 and lines[0].split()[0] == "hand" and lines[2].startswith("Kd Kc")
+    assert len(lines) == 3 and lines[0].split()[0] == "player" and lines[2].startswith("Kd Kc")
     with pytest.raises(AttributeError):
         aa.wins = 0  # type: ignore[misc]
 
@@ -153,21 +153,27 @@ def test_text() -> None:
         ((["AsAh", "KdKc"],), {"board": "Kd 2c 3c"}, "Kd is in both hand 2 and the board"),
         ((["AsAh", "KdKc"],), {"dead": "Ah"}, "Ah is in both hand 1 and the dead cards"),
         ((["AsAh", "KdKc"],), {"board": "2c 3c 4c", "dead": "4c"}, "4c is in both the board and the dead"),
-        ((["AsAhKs", "KdKc"],), {}, "hand 1: a Hold'em hand has 2 hole cards, got 3"),
-        ((["AsAh", "Kd"],), {}, "hand 2: a Hold'em hand has 2 hole cards, got 1"),
-        ((["AsAh", "KdKd"],), {}, "hand 2: .*duplicate"),
-        ((["AsAh", "KdXc"],), {}, "hand 2: .*unknown rank"),
-        ((["AsAh"],), {}, "2 to 9 hands, got 1"),
-        (([],), {}, "2 to 9 hands, got 0"),
-        (([f"{r}c {r}d" for r in "23456789TJ"],), {}, "2 to 9 hands, got 10"),
-        (("AsAh KdKc",), {}, "sequence of hands"),
-        ((["AsAh", "KdKc"],), {"board": "2c"}, "0, 3, 4 or 5 cards, got 1"),
-        ((["AsAh", "KdKc"],), {"board": "2c 3c"}, "0, 3, 4 or 5 cards, got 2"),
-        ((["AsAh", "KdKc"],), {"board": "2c 3c 4c 5c 6c 7c"}, "0, 3, 4 or 5 cards, got 6"),
+        ((["AsAhKs", "KdKc"],), {}, "player 1: a Hold'em hand has 2 hole cards, got 3"),
+        ((["AsAh", "Kd"],), {}, "player 2: a Hold'em hand has 2 hole cards, got 1"),
+        ((["AsAh", "KdKd"],), {}, "player 2: not a hand .*duplicate.* nor a range .*KdKd"),
+        ((["AsAh", "KdXc"],), {}, "player 2: not a hand .*unknown rank"),
+        ((["AsAh", "QQ+,AKx"],), {}, r"player 2: item 2 \('AKx'\) at offset 4"),
+        ((["AsAh", ""],), {}, "player 2: a Hold'em hand has 2 hole cards, got 0"),
+        ((["AsAh", parse_range("")],), {}, "player 2: the range is empty"),
+        ((["AsAh", "AA"],), {"board": "Ad Ac"}, "player 2: no combo of AA is left"),
+        ((["AsAh", "AKo", "KK"],), {"board": "Kd Kc Ks"}, "player 3: no combo of KK"),
+        ((["AA", "AA"],), {"dead": "Ad Ac"}, "no deal gives every player a combo"),
+        ((["AsAh"],), {}, "2 to 9 players, got 1"),
+        (([],), {}, "2 to 9 players, got 0"),
+        (([f"{r}c {r}d" for r in "23456789TJ"],), {}, "2 to 9 players, got 10"),
+        (("AsAh KdKc",), {}, "sequence of hands or ranges"),
+        ((["AsAh", "KdKc"],), {"board": "2c 3c 4c 5c 6c 7c"}, "at most 5 cards, got 6"),
+        ((["AsAh", "KdKc"],), {"method": "fast"}, "method must be one of"),
+        ((["AsAh", "KdKc"],), {"method": "exact", "seed": 1}, "method='exact' takes none"),
         (
             (["AsAh", "KdKc"],),
             {"dead": list(range(44))},
-            "only 4 cards left, the board needs 5 more",
+            "only 4 cards left after the hands, the board needs 5 more",
         ),
     ],
 )
@@ -180,5 +186,164 @@ def test_exactly_enough_cards() -> None:
     # 44 dead plus the 4 hole cards leave 4 cards: a known flop needs 2.
     dead = [c for c in range(52) if c not in (51, 50, 45, 44, 0, 1, 2, 3, 4, 5, 6)]
     results = equity(["AsAh", "KdKc"], board=[0, 1, 2], dead=dead)
-    assert results[0].boards == comb(4, 2)
+    assert results[0].games == comb(4, 2)
     assert _as_tuples(results) == brute_force(["AsAh", "KdKc"], "2c 2d 2h", _names(dead))
+
+
+# ---------------------------------------------------------------- ranges
+
+
+def brute_force_ranges(
+    players: list[str], board: str = "", dead: str = ""
+) -> tuple[list[tuple[float, float, float, float]], list[dict[tuple[int, ...], float]]]:
+    """Per player (games, wins, ties, equity), weighted, and each combo's equity: every deal, every board."""
+    known, out = parse_cards(board), parse_cards(dead)
+    options = []
+    for p in players:
+        r = parse_range(p)
+        options.append(
+            [(tuple(c), w) for c, w in zip(r.combos.tolist(), r.weights.tolist()) if not set(c) & set(known + out)]
+        )
+    n = len(players)
+    games, wins, ties, shares = [0.0] * n, [0.0] * n, [0.0] * n, [0.0] * n
+    combo_games: list[dict[tuple[int, ...], float]] = [{} for _ in range(n)]
+    combo_shares: list[dict[tuple[int, ...], float]] = [{} for _ in range(n)]
+
+    def deal(i: int, held: list[tuple[int, ...]], weight: float, used: set[int]) -> None:
+        if i < n:
+            for c, w in options[i]:
+                if not used & set(c):
+                    deal(i + 1, held + [c], weight * w, used | set(c))
+            return
+        rest = [c for c in range(52) if c not in used and c not in known and c not in out]
+        for draw in combinations(rest, 5 - len(known)):
+            values = [evaluate(list(h) + known + list(draw)) for h in held]
+            best = max(values)
+            top = [v == best for v in values]
+            for j, h in enumerate(held):
+                others = weight / dict(options[j])[h]
+                share = top[j] / top.count(True)
+                games[j] += weight
+                wins[j] += weight * (top[j] and top.count(True) == 1)
+                ties[j] += weight * (top[j] and top.count(True) > 1)
+                shares[j] += weight * share
+                combo_games[j][h] = combo_games[j].get(h, 0.0) + others
+                combo_shares[j][h] = combo_shares[j].get(h, 0.0) + others * share
+
+    deal(0, [], 1.0, set())
+    totals = [(games[j], wins[j], ties[j], shares[j] / games[j]) for j in range(n)]
+    per_combo = [{h: combo_shares[j][h] / g for h, g in combo_games[j].items()} for j in range(n)]
+    return totals, per_combo
+
+
+@pytest.mark.parametrize(
+    "players, board, dead",
+    [
+        (["QQ+,AKs", "AK"], "Qh 7c 2d 3s", ""),
+        (["JJ-99", "AhKh,AsQs", "T9s"], "2h 3h 4d Ts", "Jc"),  # 3-way, with a dead card
+        (["[50]AKs,QQ[/50]", "[25]KK[/25],AQo"], "Ks 8c 2c", ""),  # weights multiply
+        (["AA", "AA"], "Kd 7c 2s 2d", ""),  # heavy card removal between ranges
+        (["AsAh", "KK,AKs", "AhKh,QQ"], "Qs 7c 2d", "3c 4c 5c 6c 7d 8d 9d Td Jd Qd Kd Ad 2h 3h 4h 5h 6h 7h 8h 9h"),
+        (["77,AKs", "As5s"], "2c", " ".join(f"{r}{s}" for r in "3456789T" for s in "cdh")),  # a 1-card board
+        (["TT,AKo", "9c8c"], "2c 3d", " ".join(f"{r}{s}" for r in "456789J" for s in "dh")),  # a 2-card board
+    ],
+)
+def test_ranges_against_brute_force(players: list[str], board: str, dead: str) -> None:
+    got = equity(players, board=board, dead=dead, method="exact")
+    want, per_combo = brute_force_ranges(players, board, dead)
+    for r, (games, wins, ties, share), combos in zip(got, want, per_combo):
+        assert (r.games, r.wins, r.ties) == pytest.approx((games, wins, ties), rel=1e-12)
+        assert r.equity == pytest.approx(share, rel=1e-12) and r.stderr == 0
+        if r.combos is None:
+            assert len(combos) == 1
+            continue
+        # A combo's games leave out its own weight: weighted back in, they add up to the player's.
+        weight_of = parse_range(r.player).weight_of
+        assert sum(weight_of(c) * g for c, g in zip(r.combos.tolist(), r.combo_games)) == pytest.approx(r.games)
+        for c, e in zip(r.combos.tolist(), r.combo_equity.tolist()):
+            if tuple(c) in combos:
+                assert e == pytest.approx(combos[tuple(c)], rel=1e-12)
+            else:
+                assert np.isnan(e)  # a combo no deal could use
+
+
+def test_unweighted_counts_are_exact_ints() -> None:
+    hero, villain = equity(["QQ+", "AKs"], board="2c 7d")
+    assert all(isinstance(x, int) for x in (hero.games, hero.wins, hero.ties, villain.wins))
+    assert hero.wins + villain.wins + hero.ties == hero.games  # heads-up: a tie is both players'
+
+
+def test_a_one_combo_range_is_the_hand() -> None:
+    for board in ("", "Qh 7c 2d", "Qh 7c 2d 9s"):
+        hands = equity(["AsKs", "QdQc"], board=board)
+        ranged = equity(["AsKs", "QdQc,AdKh"], board=board)  # AdKh conflicts with nothing here
+        single = equity(["AsKs", parse_range("QdQc")], board=board)
+        assert _as_tuples(single) == _as_tuples(hands)
+        assert single[1].combos is not None and single[1].combos.tolist() == [[41, 40]]
+        assert ranged[1].combos is not None and ranged[1].combo_equity is not None
+        queens = ranged[1].combos.tolist().index([41, 40])
+        assert ranged[1].combo_equity[queens] == pytest.approx(hands[1].equity, rel=1e-12)
+
+
+@pytest.mark.slow  # 14 s on the numpy path, which the quick lane skips
+def test_range_against_range_preflop_equals_pairs_summed() -> None:
+    # 22 combos against 16, preflop: every deal's own enumeration, summed.
+    hero, villain = equity(["QQ+,AKs", "AK"], method="exact")
+    a, b = parse_range("QQ+,AKs").combos.tolist(), parse_range("AK").combos.tolist()
+    total = [0, 0, 0, 0]
+    for x in a:
+        for y in b:
+            if set(x) & set(y):
+                continue
+            r, s = equity([x, y])
+            total = [total[0] + r.games, total[1] + r.wins, total[2] + r.ties, total[3] + s.wins]
+    assert (hero.games, hero.wins, hero.ties, villain.wins) == tuple(total)
+
+
+def test_auto_enumerates_small_and_samples_big() -> None:
+    small = equity(["QQ+", "AKs"], board="2c 7d 9h", seed=None)
+    assert small[0].stderr == 0
+    big = equity(["random", "random", "random"], samples=20_000, seed=3)
+    assert big[0].stderr > 0 and big[0].games == 20_000
+
+
+def test_too_many_deals_to_enumerate() -> None:
+    with pytest.raises(ValueError, match="more than 2,000,000 deals"):
+        equity(["random", "random", "random"], board="2c 3d 4h 5s 6c", method="exact")
+
+
+def test_ranges_agree_across_backends(both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    cases = [
+        (["QQ+,AKs", "AK"], "Qh 7c 2d", ""),
+        (["JJ-99", "AhKh,AsQs", "T9s"], "2h 3h 4d Ts", "Jc"),
+        (["[50]AKs,QQ[/50]", "22", "AsKd"], "Ks 8c", "2c 3c 4c 5c 6c 7c 8d 9d Td Jd Qd"),
+    ]
+    for players, board, dead in cases:
+        got = equity(players, board=board, dead=dead, method="exact", tables=c, threads=2)
+        want = equity(players, board=board, dead=dead, method="exact", tables=ref, threads=1)
+        assert got == want, players
+
+
+def test_range_kernels_refuse_bad_arguments(both: tuple[Tables, Tables]) -> None:
+    walker = both[0].walker
+    starts, held = np.zeros(2, dtype=np.uint32), np.array([3, 12], dtype=np.uint64)
+    free, pre = np.arange(10, 20, dtype=np.uint8), np.array([5], dtype=np.uint8)
+    out = np.empty((2, 120), dtype=np.uint16)  # C(10, 3) draws per combo
+    walker.range_values(starts, held, 3, pre, free, out)  # a well-formed call, for contrast
+    with pytest.raises(ValueError, match="one row per combo"):
+        walker.range_values(starts, held, 3, pre, free, out.ravel()[:239])
+    with pytest.raises(ValueError, match="distinct cards of the deck"):
+        walker.range_values(starts, held, 3, np.array([12], dtype=np.uint8), free, out)
+    with pytest.raises(ValueError, match="not a node of that depth"):
+        walker.range_values(np.array([10**8, 0], dtype=np.uint32), held, 3, pre, free, out)
+    with pytest.raises(ValueError, match="uint32 starts"):
+        walker.range_values(starts.astype(np.int64), held, 3, pre, free, out)
+    values = np.ones((3, 5), dtype=np.uint16)
+    counts, games = np.zeros((1, 2, 3), dtype=np.int64), np.zeros(1, dtype=np.int64)
+    with pytest.raises(ValueError, match="names a row"):
+        walker.score_tuples(values, np.array([[0, 3]], dtype=np.int32), counts, games)
+    with pytest.raises(ValueError, match="counts must be"):
+        walker.score_tuples(values, np.array([[0, 1]], dtype=np.int32), counts[0, :1].copy(), games)
+    walker.score_tuples(values, np.array([[0, 1]], dtype=np.int32), counts, games)
+    assert counts.tolist() == [[[0, 5, 5 * 1260], [0, 5, 5 * 1260]]] and games.tolist() == [5]

@@ -1144,6 +1144,224 @@ static PyObject *Walker_score(Walker *self, PyObject *arg) {
     return result;
 }
 
+/* ------------------------------------------------------------ range equity */
+
+/* draw_walk for one combo among many: a draw holding a card of `held` (the
+ * combo's cards) is not a board the combo can see, so it gets 0, and its
+ * whole subtree is skipped. */
+static void draw_walk_held(const struct dag *d, int depth, uint32_t node, const unsigned char *free, int m, int t,
+                           int from, uint64_t held, uint16_t **out) {
+    const unsigned char *layer = d->layer[depth];
+    int width = d->width[depth];
+    size_t row = (size_t)node * 52;
+    if (t == 1) {
+        uint16_t *o = *out;
+        for (int i = from; i < m; i++)
+            *o++ = held >> free[i] & 1 ? 0 : (uint16_t)get(layer, width, row + free[i]);
+        *out = o;
+        return;
+    }
+    for (int i = from; i <= m - t; i++) {
+        if (held >> free[i] & 1) {
+            size_t skip = (size_t)binom(m - i - 1, t - 1);
+            memset(*out, 0, skip * sizeof **out);
+            *out += skip;
+        } else {
+            draw_walk_held(d, depth + 1, get(layer, width, row + free[i]), free, m, t - 1, i + 1, held, out);
+        }
+    }
+}
+
+/* range_values(starts, held, depth, prefix, free, out): for each combo d, the
+ * value of every board made of the cards `prefix` and a (7 - depth - p)-card
+ * draw from the sorted cards `free` (lexicographic order), added to dag7 node
+ * starts[d] (uint32) at `depth`, into row d of `out` (uint16, combos x
+ * draws); 0 where the board holds a card of held[d] (uint64 masks). */
+static PyObject *Walker_range_values(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "range_values(starts, held, depth, prefix, free, out)");
+        return NULL;
+    }
+    long depth = PyLong_AsLong(args[2]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_buffer b[5];
+    int got = 0;
+    const int order[5] = {0, 1, 3, 4, 5};
+    for (; got < 5; got++) {
+        int flags = PyBUF_C_CONTIGUOUS | PyBUF_ND | (got == 4 ? PyBUF_WRITABLE : 0);
+        if (PyObject_GetBuffer(args[order[got]], &b[got], flags) < 0)
+            break;
+    }
+    const char *error = NULL;
+    const struct dag *d = &self->dag[2];
+    Py_ssize_t n = 0, draws = 0;
+    int p = 0, m = 0, t = 0;
+    if (got == 5) {
+        n = b[0].len / 4;
+        p = (int)b[2].len;
+        m = (int)b[3].len;
+        t = 7 - (int)depth - p;
+        draws = (Py_ssize_t)binom(m, t);
+        if (b[0].itemsize != 4 || b[1].itemsize != 8 || b[2].itemsize != 1 || b[3].itemsize != 1 ||
+            b[4].itemsize != 2 || b[1].len != n * 8 || depth < 0 || p < 0 || t < 1 || m > 52 || m < t)
+            error = "range_values takes uint32 starts, uint64 held, a depth, uint8 prefix and free cards "
+                    "(at least 7 - depth - len(prefix)) and uint16 out";
+        else if (b[4].len != n * draws * 2)
+            error = "out must hold one row per combo and one entry per draw";
+    }
+    uint64_t seen = 0;
+    const unsigned char *pre = got == 5 ? b[2].buf : NULL, *free = got == 5 ? b[3].buf : NULL;
+    for (int i = 0; got == 5 && error == NULL && i < p + m; i++) {
+        int c = i < p ? pre[i] : free[i - p];
+        if (c > 51 || (seen >> c & 1) || !(self->deck >> c & 1) || (i > p && c <= free[i - p - 1]))
+            error = "prefix and free cards must be distinct cards of the deck, free cards sorted";
+        else
+            seen |= (uint64_t)1 << c;
+    }
+    const uint32_t *starts = got == 5 ? b[0].buf : NULL;
+    for (Py_ssize_t i = 0; got == 5 && error == NULL && i < n; i++)
+        if ((size_t)starts[i] >= d->entries[depth] / 52)
+            error = "a start is not a node of that depth";
+    if (got == 5 && error == NULL) {
+        const uint64_t *held = b[1].buf;
+        uint64_t on_prefix = 0;
+        for (int i = 0; i < p; i++)
+            on_prefix |= (uint64_t)1 << pre[i];
+        uint16_t *o = b[4].buf;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (held[i] & on_prefix) {
+                memset(o, 0, (size_t)draws * sizeof *o);
+                o += draws;
+                continue;
+            }
+            uint32_t node = starts[i];
+            for (int j = 0; j < p; j++)
+                node = get(d->layer[depth + j], d->width[depth + j], (size_t)node * 52 + pre[j]);
+            draw_walk_held(d, (int)depth + p, node, free, m, t, 0, held[i], &o);
+        }
+        Py_END_ALLOW_THREADS
+    }
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&b[i]);
+    if (got < 5)
+        return NULL;
+    if (error != NULL) {
+        PyErr_SetString(PyExc_ValueError, error);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* score_tuples(values, tuples, counts, games): for each deal (row of `tuples`,
+ * int32, one row of `values` per player) add, over the boards where every
+ * player's value is live (not 0), each player's wins alone, ties and pot
+ * shares in units of 1/2520 to counts[deal][player][0..2] (int64), and the
+ * number of such boards to games[deal] (int64). `values` is uint16 (rows,
+ * boards). */
+static PyObject *Walker_score_tuples(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "score_tuples(values, tuples, counts, games)");
+        return NULL;
+    }
+    Py_buffer b[4];
+    int got = 0;
+    for (; got < 4; got++) {
+        int flags = PyBUF_C_CONTIGUOUS | PyBUF_ND | (got >= 2 ? PyBUF_WRITABLE : 0);
+        if (PyObject_GetBuffer(args[got], &b[got], flags) < 0)
+            break;
+    }
+    const char *error = NULL;
+    Py_ssize_t rows = 0, boards = 0, deals = 0;
+    int players = 0;
+    if (got == 4) {
+        if (b[0].ndim != 2 || b[0].itemsize != 2 || b[1].ndim != 2 || b[1].itemsize != 4 || b[2].itemsize != 8 ||
+            b[3].itemsize != 8)
+            error = "score_tuples takes uint16 (rows, boards) values, int32 (deals, players) tuples, "
+                    "int64 counts and games";
+        else {
+            rows = b[0].shape[0];
+            boards = b[0].shape[1];
+            deals = b[1].shape[0];
+            players = (int)b[1].shape[1];
+            if (players < 2 || players > 9 || boards > INT32_MAX)
+                error = "score_tuples takes 2 to 9 players and fewer than 2**31 boards";
+            else if (b[2].len != deals * players * 3 * 8 || b[3].len != deals * 8)
+                error = "counts must be (deals, players, 3) and games (deals,)";
+        }
+    }
+    const int32_t *tu = got == 4 ? b[1].buf : NULL;
+    for (Py_ssize_t i = 0; got == 4 && error == NULL && i < deals * players; i++)
+        if (tu[i] < 0 || tu[i] >= rows)
+            error = "a tuple names a row values does not have";
+    if (got == 4 && error == NULL) {
+        const uint16_t *v = b[0].buf;
+        int64_t *counts = b[2].buf, *games = b[3].buf;
+        static const uint32_t share[10] = {0, 2520, 1260, 840, 630, 504, 420, 360, 315, 280};
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t k = 0; k < deals; k++) {
+            const int32_t *deal = tu + k * players;
+            int64_t *c = counts + k * players * 3;
+            if (players == 2) {
+                /* One branch-free pass the compiler vectorises. */
+                const uint16_t *a = v + (size_t)deal[0] * (size_t)boards, *e = v + (size_t)deal[1] * (size_t)boards;
+                uint32_t above = 0, below = 0, live = 0;
+                for (Py_ssize_t j = 0; j < boards; j++) {
+                    uint32_t x = a[j], y = e[j], ok = (x != 0) & (y != 0);
+                    above += ok & (x > y);
+                    below += ok & (x < y);
+                    live += ok;
+                }
+                uint32_t split = live - above - below;
+                c[0] += above;
+                c[1] += split;
+                c[2] += 2520 * (int64_t)above + 1260 * (int64_t)split;
+                c[3] += below;
+                c[4] += split;
+                c[5] += 2520 * (int64_t)below + 1260 * (int64_t)split;
+                games[k] += live;
+                continue;
+            }
+            const uint16_t *row[9];
+            for (int q = 0; q < players; q++)
+                row[q] = v + (size_t)deal[q] * (size_t)boards;
+            int64_t live = 0;
+            for (Py_ssize_t j = 0; j < boards; j++) {
+                uint32_t best = 0, ok = 1;
+                for (int q = 0; q < players; q++) {
+                    uint32_t x = row[q][j];
+                    ok &= x != 0;
+                    best = x > best ? x : best;
+                }
+                if (!ok)
+                    continue;
+                int top = 0;
+                for (int q = 0; q < players; q++)
+                    top += row[q][j] == best;
+                for (int q = 0; q < players; q++)
+                    if (row[q][j] == best) {
+                        c[3 * q + (top > 1)] += 1;
+                        c[3 * q + 2] += share[top];
+                    }
+                live++;
+            }
+            games[k] += live;
+        }
+        Py_END_ALLOW_THREADS
+    }
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&b[i]);
+    if (got < 4)
+        return NULL;
+    if (error != NULL) {
+        PyErr_SetString(PyExc_ValueError, error);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* rank_combos(node, depth, held, out): the value of each of the 1,326 two-card
  * combos (c1 < c2, c1 ascending, then c2) added to node `node` at `depth`
  * of the (depth + 2)-card DAG, into `out` (uint16); 0 for a combo holding a
@@ -1370,6 +1588,10 @@ static PyMethodDef Walker_methods[] = {
      "omaha_rows(holes, boards, out) -> int: Omaha values of uint8 rows; the first bad row or -1"},
     {"rank_combos", (PyCFunction)(void (*)(void))Walker_rank_combos, METH_FASTCALL,
      "rank_combos(node, depth, held, out): the value of every two-card combo finishing a walk"},
+    {"range_values", (PyCFunction)(void (*)(void))Walker_range_values, METH_FASTCALL,
+     "range_values(starts, held, depth, prefix, free, out): each combo's value on every board of a block"},
+    {"score_tuples", (PyCFunction)(void (*)(void))Walker_score_tuples, METH_FASTCALL,
+     "score_tuples(values, tuples, counts, games): add each deal's wins, ties and shares over live boards"},
     {"score", (PyCFunction)(void (*)(void))Walker_score, METH_O,
      "score(values) -> [(wins, ties, units)]: per-player results of (players, boards) values"},
     {"histogram", (PyCFunction)(void (*)(void))Walker_histogram, METH_FASTCALL,

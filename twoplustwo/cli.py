@@ -11,7 +11,9 @@ Subcommands:
 - ``build``: build the tables (delegates to ``python -m twoplustwo_builder``);
 - ``enumerate``: exact category counts and probabilities over all hands
   (of hold'em, or of short deck with ``--game``);
-- ``equity``: exact equities of hands against each other;
+- ``equity``: equities of hands and ranges, exact or Monte Carlo (``--mc``,
+  ``--stderr``, ``--samples``, ``--seed``);
+- ``range``: the combos of a range and its canonical notation;
 - ``install-tables``: install a prebuilt table bundle;
 - ``export-handranks OUT``: write the tables as a classic 2+2 ``HandRanks.dat``.
 
@@ -268,18 +270,56 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _player(word: str) -> str | list[int]:
+    """A command-line player: card ints or names making two cards are a hand, other text a range."""
+    try:
+        cards = parse_words([word])
+    except ValueError:
+        return word
+    return cards if len(cards) == 2 else word
+
+
 def _cmd_equity(args: argparse.Namespace) -> int:
-    hands = [parse_words([h]) for h in args.hands]
+    players = [_player(w) for w in args.players]
     board = _card_list(args.board)
     dead = _card_list(args.dead)
+    # Hands against each other and the board before any table is loaded;
+    # ranges are checked by equity() itself.
     check_disjoint(
-        [(f"hand {i + 1}", h) for i, h in enumerate(hands)] + [("the board", board), ("the dead cards", dead)]
+        [(f"hand {i + 1}", p) for i, p in enumerate(players) if isinstance(p, list)]
+        + [("the board", board), ("the dead cards", dead)]
     )
+    method = "monte-carlo" if args.mc else "exact" if args.exact else "auto"
+    if method == "exact" and (args.stderr is not None or args.samples is not None or args.seed is not None):
+        raise ValueError("--stderr, --samples and --seed are for Monte Carlo; --exact takes none of them")
     from .equity import equity, equity_table
 
-    results = equity(hands, board=board, dead=dead)
+    results = equity(
+        players,
+        board=board,
+        dead=dead,
+        method=method,
+        stderr=args.stderr,
+        samples=args.samples,
+        seed=args.seed,
+        threads=args.threads,
+    )
     print(f"board: {format_cards(board) or 'none'}; dead: {format_cards(dead) or 'none'}")
     print(equity_table(results))
+    return 0
+
+
+def _cmd_range(args: argparse.Namespace) -> int:
+    from .ranges import N_COMBOS, parse_range
+
+    r = parse_range(args.range)
+    weights = r.weights.tolist()
+    total = sum(weights)
+    print(f"range   {r}")
+    print(f"combos  {len(r):,} of {N_COMBOS:,} ({100 * total / N_COMBOS:.3f}% weighted)")
+    cells = [format_cards(c) + ("" if w == 1 else f" [{100 * w:g}%]") for c, w in zip(r.combos.tolist(), weights)]
+    for i in range(0, len(cells), args.per_line):
+        print(", ".join(cells[i : i + args.per_line]))
     return 0
 
 
@@ -357,10 +397,26 @@ def _parser() -> _Parser:
     sp.add_argument("--dead", action="append", metavar="CARDS", help="cards no hand holds")
     sp.add_argument("--game", choices=GAMES, default=HOLDEM, help=game_help)
 
-    sp = add("equity", _cmd_equity, "exact equity of two or more hands over all boards")
-    sp.add_argument("hands", nargs="+", metavar="HAND", help="one hand per argument, e.g. 'AsKs' or 'As Ks'")
-    sp.add_argument("--board", action="append", metavar="CARDS", help="cards already on the board")
+    sp = add("equity", _cmd_equity, "equity of hands and ranges: exact, or Monte Carlo with a standard error")
+    sp.add_argument(
+        "players",
+        nargs="+",
+        metavar="PLAYER",
+        help="one hand ('AsKs', 'As Ks') or range ('QQ+,AKs', '[50]AK[/50]', 'random') per argument",
+    )
+    sp.add_argument("--board", action="append", metavar="CARDS", help="cards already on the board (0 to 5)")
     sp.add_argument("--dead", action="append", metavar="CARDS", help="cards out of play")
+    how = sp.add_mutually_exclusive_group()
+    how.add_argument("--mc", action="store_true", help="Monte Carlo, whatever the size")
+    how.add_argument("--exact", action="store_true", help="enumerate every game, whatever the size")
+    sp.add_argument("--stderr", type=float, metavar="X", help="Monte Carlo: stop at this stderr (0.001 = 0.1%%)")
+    sp.add_argument("--samples", type=int, metavar="N", help="Monte Carlo: stop after N games")
+    sp.add_argument("--seed", type=int, metavar="N", help="Monte Carlo: seed, for a reproducible run")
+    sp.add_argument("--threads", type=int, metavar="N", help="threads (default: one per CPU)")
+
+    sp = add("range", _cmd_range, "the combos of a range and its canonical notation")
+    sp.add_argument("range", metavar="RANGE", help="a range such as 'QQ+,AKs' or '[50]99-66[/50],AhKh'")
+    sp.add_argument("--per-line", type=int, default=10, metavar="N", help="combos per output line (default: 10)")
 
     sp = add("install-tables", _cmd_install_tables, "install a prebuilt table bundle")
     sp.add_argument("bundle", metavar="BUNDLE", help="bundle file")

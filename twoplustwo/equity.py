@@ -1,165 +1,159 @@
-"""Exact Texas Hold'em equity: every completion of the board, no sampling.
+"""Hold'em equity of hands and ranges: exact enumeration or Monte Carlo with error bars.
 
 >>> aa, kk = equity(["As Ah", "Kd Kc"])
->>> aa.wins, aa.ties, aa.losses, aa.boards
+>>> aa.wins, aa.ties, aa.losses, aa.games
 (1388072, 6538, 317694, 1712304)
 >>> print(aa)
-As Ah  win 81.065%  tie 0.382%  equity 81.255%  (1,388,072 wins, 6,538 ties, 1,712,304 boards)
+As Ah  win 81.065%  tie 0.382%  equity 81.255%  (1,388,072 wins, 6,538 ties, 1,712,304 games)
 
-Each player's walk starts at the DAG node of their hole cards plus the known
-board, and the missing board cards are enumerated in sorted order with
-shared prefixes walked once, so a completion costs about one table lookup
-per player.
+A player is a hand or a range in PokerStove/Equilab notation
+(:func:`~twoplustwo.parse_range`), and a range's result breaks down per combo:
+
+>>> hero, villain = equity(["QQ+,AKs", "AK"], board="Qh 7c 2d")
+>>> print(hero)
+QQ+,AKs  win 75.333%  tie 19.091%  equity 84.879%  (134,244 wins, 34,020 ties, 178,200 games)
+>>> [round(float(e), 3) for e in hero.combo_equity[:4]]  # three sets of queens, then Kd Kc
+[0.979, 0.979, 0.979, 0.851]
+
+Exact enumeration counts every deal of the players' combos (no card shared)
+with every board completion once, PokerStove's convention; Monte Carlo
+samples the same games and says how far off it may be:
+
+>>> a, b = equity(["AhKh", "22"], method="monte-carlo", samples=100_000, seed=7)
+>>> abs(a.equity - 0.50) < 4 * a.stderr + 0.02
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from fractions import Fraction
-from math import comb
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from . import pool
+from . import exact, pool
 from .cards import check_disjoint, format_cards, parse_cards
-from .draws import Cards, Draws
-from .tables import Tables, get_tables
+from .draws import Cards
+from .outcomes import PlayerEquity, equity_table
+from .ranges import Range, parse_range
+from .tables import Tables
 
-__all__ = ["MAX_PLAYERS", "PlayerEquity", "equity", "equity_table"]
+__all__ = ["AUTO_EXACT_WORK", "MAX_PLAYERS", "METHODS", "Player", "PlayerEquity", "equity", "equity_table"]
 
 #: Players :func:`equity` accepts at most (9 hands and a full board use 23 cards).
 MAX_PLAYERS = 9
+#: The values ``method=`` takes.
+METHODS = ("auto", "exact", "monte-carlo")
+#: ``method="auto"`` enumerates ranges exactly when the work, boards times
+#: (distinct combos + compatible deals x players), is at most this: about a
+#: second on one core. Hands alone (no range) always enumerate: at most
+#: C(50, 5) boards per player.
+AUTO_EXACT_WORK = 3e9
 
-# A k-way split pays 1/k of the pot; over a common denominator every share
-# is an integer.
-_SPLIT = 2520  # lcm(1, ..., 9)
-# Boards below which threads cost more than they save.
-_PARALLEL_MIN = 1 << 15
-
-
-@dataclass(frozen=True)
-class PlayerEquity:
-    """One player's exact results over all ``boards`` completions.
-
-    ``wins`` counts boards the player wins alone, ``ties`` boards they
-    share with at least one other player, and ``shares`` the pots won,
-    exactly: a board split k ways adds ``1/k``.
-    """
-
-    hand: tuple[int, int]
-    boards: int
-    wins: int
-    ties: int
-    shares: Fraction
-
-    @property
-    def losses(self) -> int:
-        """Boards some other player wins outright or shares without this player."""
-        return self.boards - self.wins - self.ties
-
-    @property
-    def win(self) -> float:
-        """Fraction of boards won alone."""
-        return self.wins / self.boards
-
-    @property
-    def tie(self) -> float:
-        """Fraction of boards shared with at least one other player."""
-        return self.ties / self.boards
-
-    @property
-    def equity(self) -> float:
-        """Expected share of the pot, ties split evenly."""
-        return float(self.shares / self.boards)
-
-    def __repr__(self) -> str:
-        return (
-            f"PlayerEquity(hand={format_cards(self.hand)!r}, boards={self.boards}, "
-            f"wins={self.wins}, ties={self.ties}, shares={self.shares!s})"
-        )
-
-    def __str__(self) -> str:
-        return (
-            f"{format_cards(self.hand)}  win {100 * self.win:.3f}%  tie {100 * self.tie:.3f}%  "
-            f"equity {100 * self.equity:.3f}%  "
-            f"({self.wins:,} wins, {self.ties:,} ties, {self.boards:,} boards)"
-        )
+#: One player: a hand (``"AsKs"``, ``["As", "Ks"]``, ``[51, 47]``) or a range
+#: (``"QQ+,AKs"`` or a :class:`~twoplustwo.Range`).
+Player = Cards | Range
 
 
-def equity_table(results: Sequence[PlayerEquity]) -> str:
-    """Results as an aligned plain-text table, one row per player.
-
-    >>> print(equity_table(equity(["AhKh", "AdKd", "7c7d"], board="Qh Jd 2c")))
-    hand    win %   tie %  equity %  wins  ties  boards
-    Ah Kh   4.762  32.337    20.930    43   292     903
-    Ad Kd   3.987  32.337    20.155    36   292     903
-    7c 7d  58.915   0.000    58.915   532     0     903
-    """
-    rows = [["hand", "win %", "tie %", "equity %", "wins", "ties", "boards"]]
-    for r in results:
-        rows.append(
-            [
-                format_cards(r.hand),
-                f"{100 * r.win:.3f}",
-                f"{100 * r.tie:.3f}",
-                f"{100 * r.equity:.3f}",
-                f"{r.wins:,}",
-                f"{r.ties:,}",
-                f"{r.boards:,}",
-            ]
-        )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join(
-        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
-        for row in rows
-    )
+class _Player(NamedTuple):
+    label: str
+    combos: npt.NDArray[np.uint8]  # (n, 2)
+    weights: npt.NDArray[np.float64]
+    ranged: bool
 
 
-def _parse_hands(hands: Sequence[Cards]) -> list[list[int]]:
-    if isinstance(hands, (str, bytes)):
-        raise ValueError("hands must be a sequence of hands, e.g. ['AsAh', 'KdKc'], not one string")
-    parsed = []
-    for i, hand in enumerate(hands):
+def _parse_player(i: int, player: Any) -> _Player:
+    where = f"player {i + 1}"
+    if isinstance(player, Range):
+        return _range_player(where, player)
+    if isinstance(player, str):
         try:
-            cards = parse_cards(hand)
-        except ValueError as e:
-            raise ValueError(f"hand {i + 1}: {e}") from None
-        if len(cards) != 2:
-            raise ValueError(f"hand {i + 1}: a Hold'em hand has 2 hole cards, got {len(cards)}")
-        parsed.append(cards)
-    if not 2 <= len(parsed) <= MAX_PLAYERS:
-        raise ValueError(f"equity needs 2 to {MAX_PLAYERS} hands, got {len(parsed)}")
-    return parsed
+            cards = parse_cards(player)
+        except ValueError as not_cards:
+            try:
+                r = parse_range(player)
+            except ValueError as not_range:
+                # Text with a range's marks was meant as a range; else say
+                # why it is neither.
+                if any(mark in player for mark in ",+-[") or player.strip().lower() in ("random", "any"):
+                    raise ValueError(f"{where}: {not_range}") from None
+                raise ValueError(f"{where}: not a hand ({not_cards}) nor a range ({not_range})") from None
+            return _range_player(where, r)
+        if len(cards) not in (0, 2):
+            # Combos listed: "AhKh,AsQs" reads as four cards too.
+            try:
+                return _range_player(where, parse_range(player))
+            except ValueError:
+                pass
+    else:
+        try:
+            cards = parse_cards(player)
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"{where}: {e}") from None
+    if len(cards) != 2:
+        raise ValueError(f"{where}: a Hold'em hand has 2 hole cards, got {len(cards)}")
+    return _Player(format_cards(cards), np.array([cards], dtype=np.uint8), np.ones(1), False)
+
+
+def _range_player(where: str, r: Range) -> _Player:
+    if len(r) == 0:
+        raise ValueError(f"{where}: the range is empty")
+    return _Player(str(r), np.asarray(r.combos), np.asarray(r.weights), True)
+
+
+def _check_method(method: object, stderr: object, samples: object, seed: object) -> None:
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
+    if method == "exact" and (stderr is not None or samples is not None or seed is not None):
+        raise ValueError("stderr, samples and seed are for Monte Carlo; method='exact' takes none of them")
 
 
 def equity(
-    hands: Sequence[Cards],
+    players: Sequence[Player],
     board: Cards = (),
     dead: Cards = (),
     *,
+    method: str = "auto",
+    stderr: float | None = None,
+    samples: int | None = None,
+    seed: int | None = None,
     tables: Tables | None = None,
     threads: int | None = None,
 ) -> list[PlayerEquity]:
-    """Exact win, tie and equity of 2 to 9 Hold'em hands over every board completion.
+    """Win, tie and equity of 2 to 9 Hold'em players, each a hand or a range.
 
-    Each hand is two hole cards: a string (``"AsAh"``, ``"As Ah"``) or a
-    sequence of card strings or ints. ``board`` holds 0, 3, 4 or 5 known
-    cards and ``dead`` cards out of play; the missing board cards are drawn
-    from the rest of the deck in every possible way. Results come back in
-    the order of ``hands``. Raises ``ValueError`` for a card used twice, a
-    hand without exactly two cards, fewer than 2 or more than 9 hands, a
-    board of another size, or too few cards left to complete the board.
-    Long enumerations run on ``threads`` threads (default: one per CPU).
+    A player is a hand (``"AsKs"``, ``"As Ks"``, a sequence of card strings
+    or ints) or a range (notation such as ``"QQ+,AKs"``, see
+    :func:`~twoplustwo.parse_range`, or a :class:`~twoplustwo.Range`). A
+    string that reads as two cards is a hand. ``board`` holds 0 to 5 known
+    cards and ``dead`` cards out of play; a range loses the combos that
+    touch them or another player's hand. Results come back in the order of
+    ``players``, one :class:`PlayerEquity` each.
 
-    Memory: a call's own arrays (2 bytes per player and board) are freed
-    when it returns. The first call also builds the process's index of card
-    subsets (:func:`twoplustwo.draws.subsets`, 65 MiB), kept for later calls
-    and for :func:`~twoplustwo.iter_hands`; with the allocator's reuse
-    pools a process holds at most about 128 MiB more after equity than
-    before, and no more after further calls (``tests/test_process_safety.py``).
+    ``method="exact"`` enumerates every game: every deal of one combo per
+    player with no card shared, with every completion of the board, each
+    counted once and weighted by the product of its combos' weights.
+    ``method="monte-carlo"`` samples games from the same distribution
+    (:mod:`twoplustwo.montecarlo`), reproducibly for a given ``seed``, until
+    every player's standard error is at most ``stderr`` or after
+    ``samples`` games. ``method="auto"`` (the default) enumerates hands
+    always, and ranges when the work is at most :data:`AUTO_EXACT_WORK`;
+    else it samples.
+
+    Raises ``ValueError`` for a card used twice by hands, the board and the
+    dead cards, a hand without exactly two cards, a bad range, a range left
+    empty, no compatible deal, fewer than 2 or more than 9 players, a board
+    of more than 5 cards, too few cards left to complete the board, or a
+    bad ``method``, ``stderr``, ``samples`` or ``seed``. Long enumerations
+    run on ``threads`` threads (default: one per CPU).
+
+    Memory: hands alone take 2 bytes per player and board for the call; the
+    first such call also builds the process's index of card subsets
+    (:func:`twoplustwo.draws.subsets`, 65 MiB) on the numpy path, kept for
+    later calls and for :func:`~twoplustwo.iter_hands`. Ranges take 2 bytes
+    per distinct combo and board of a block (at most C(50, 3) boards) and
+    24 bytes per player and deal, per thread.
 
     >>> [r.wins for r in equity(["AsKs", "Qh Qd", [0, 1]], board="Kh Qs 2h")]
     [60, 802, 41]
@@ -167,84 +161,96 @@ def equity(
     Traceback (most recent call last):
     ...
     ValueError: As is in both hand 1 and hand 2
+    >>> equity(["AsKs", "QQ+,AKx"])
+    Traceback (most recent call last):
+    ...
+    ValueError: player 2: item 2 ('AKx') at offset 4: expected a class like 'AKs', 'QQ+', 'A2s+' or \
+'A5s-A2s', a hand like 'AhKh', or 'random'
     """
     workers = pool.resolve_threads(threads)
-    holes = _parse_hands(hands)
+    _check_method(method, stderr, samples, seed)
+    if isinstance(players, (str, bytes)):
+        raise ValueError("players must be a sequence of hands or ranges, e.g. ['AsAh', 'KdKc'], not one string")
+    parsed = [_parse_player(i, p) for i, p in enumerate(players)]
+    if not 2 <= len(parsed) <= MAX_PLAYERS:
+        raise ValueError(f"equity needs 2 to {MAX_PLAYERS} players, got {len(parsed)}")
     known = parse_cards(board)
-    if len(known) not in (0, 3, 4, 5):
-        raise ValueError(f"the board holds 0, 3, 4 or 5 cards, got {len(known)}")
+    if len(known) > 5:
+        raise ValueError(f"the board holds at most 5 cards, got {len(known)}")
     out = parse_cards(dead)
-    check_disjoint(
-        [(f"hand {i + 1}", h) for i, h in enumerate(holes)]
-        + [("the board", known), ("the dead cards", out)]
-    )
-    used = {c for h in holes for c in h} | set(known) | set(out)
-    rest = [c for c in range(52) if c not in used]
+    fixed = [(f"hand {i + 1}", p.combos[0].tolist()) for i, p in enumerate(parsed) if not p.ranged]
+    check_disjoint(fixed + [("the board", known), ("the dead cards", out)])
+    taken = {c for _, h in fixed for c in h} | set(known) | set(out)
+    parsed = [_without(i, p, taken) if p.ranged else p for i, p in enumerate(parsed)]
+    rest = 52 - len(set(known) | set(out))
     missing = 5 - len(known)
-    if len(rest) < missing:
-        raise ValueError(f"only {len(rest)} cards left, the board needs {missing} more")
-    t = get_tables(tables)
-    layers = t.layers("dag7")
-    starts = []
-    for h in holes:
-        node = 0
-        for depth, card in enumerate(h + known):
-            node = int(layers[depth][node * 52 + card])
-        starts.append(node)
-    n_boards = comb(len(rest), missing)
-    values = np.empty((len(holes), n_boards), dtype=np.uint16)
-    if missing == 0:
-        values[:, 0] = starts  # after seven cards the node is the value
+    if rest - 2 * len(parsed) < missing:
+        raise ValueError(
+            f"only {rest - 2 * len(parsed)} cards left after the hands, the board needs {missing} more"
+        )
+    combos = [p.combos for p in parsed]
+    if method == "auto":
+        ranged = any(p.ranged for p in parsed)
+        method = "exact" if not ranged or exact.work(combos, known, out) <= AUTO_EXACT_WORK else "monte-carlo"
+    if method == "monte-carlo":
+        from .montecarlo import monte_carlo
+
+        return monte_carlo(
+            [(p.combos, p.weights) for p in parsed],
+            [p.label for p in parsed],
+            [p.ranged for p in parsed],
+            known,
+            out,
+            stderr=stderr,
+            samples=samples,
+            seed=seed,
+            tables=tables,
+            threads=workers,
+        )
+    if not any(p.ranged for p in parsed):
+        counts = exact.hands([p.combos[0].tolist() for p in parsed], known, out, tables=tables, threads=workers)
+        return [
+            PlayerEquity(p.label, games, wins, ties, units / (exact.SPLIT * games))
+            for p, (games, wins, ties, units) in zip(parsed, counts)
+        ]
+    found, weight = exact.deals([(p.combos, p.weights) for p in parsed], known, out, tables=tables, threads=workers)
+    return _results(parsed, found, weight)
+
+
+def _without(i: int, p: _Player, taken: set[int]) -> _Player:
+    """``p``'s range less the combos holding a card of ``taken``."""
+    keep = ~np.isin(p.combos, sorted(taken)).any(axis=1)
+    if not keep.any():
+        raise ValueError(
+            f"player {i + 1}: no combo of {p.label} is left beside the board, the dead cards and the other hands"
+        )
+    return p._replace(combos=p.combos[keep], weights=p.weights[keep])
+
+
+def _results(parsed: list[_Player], found: exact.DealCounts, weight: npt.NDArray[np.float64]) -> list[PlayerEquity]:
+    """Each player's results, weighted by each deal's weight, with a range's per-combo breakdown."""
+    deals, counts, games = found
+    weighted = bool((weight != 1).any())
+    sums: npt.NDArray[Any]
+    if weighted:
+        sums = (counts * weight[:, None, None]).sum(axis=0)
+        all_games: float = float(games @ weight)
     else:
-        depth = 2 + len(known)
-        walker = t.walker
-        if walker is not None:
-            free = np.array(rest, dtype=np.uint8)
-
-            def walk(i: int) -> None:
-                # C: nested loops over the free cards, each prefix walked once.
-                walker.draw_values(starts[i], depth, free, values[i])
-        else:
-            tail = Draws(rest, missing)
-            r0, r1 = tail.rows()
-
-            def walk(i: int) -> None:
-                tail.values(layers, depth, starts[i], r0, r1, values[i])
-
-        # The walks release the GIL, so players run on all cores.
-        pool.run(workers if n_boards >= _PARALLEL_MIN else 1, walk, range(len(starts)))
-    return _score(holes, values, t.walker)
-
-
-def _score(holes: list[list[int]], values: npt.NDArray[np.uint16], walker: Any) -> list[PlayerEquity]:
-    """Per-player results from the ``(players, boards)`` values (``walker``: the C backend's, or None)."""
-    n_boards = values.shape[1]
-    if walker is not None:
-        # One pass over the boards in C, instead of numpy's several.
-        return [
-            PlayerEquity((h[0], h[1]), n_boards, wins, ties, Fraction(units, _SPLIT))
-            for h, (wins, ties, units) in zip(holes, walker.score(values))
-        ]
-    if len(holes) == 2:
-        # Heads-up needs no per-board winner count.
-        a, b = values
-        ties = int(np.count_nonzero(a == b))
-        alone = [int(np.count_nonzero(a > b)), int(np.count_nonzero(b > a))]
-        return [
-            PlayerEquity((h[0], h[1]), n_boards, w, ties, Fraction(2 * w + ties, 2))
-            for h, w in zip(holes, alone)
-        ]
-    best = values.max(axis=0)
-    top = values == best
-    winners = top.sum(axis=0, dtype=np.intp)
-    results: list[PlayerEquity] = []
-    for h, row in zip(holes, top):
-        # How many boards this player shares k ways, for k = 1 .. players.
-        by_k = np.bincount(winners[row], minlength=len(holes) + 1)
-        units = sum(int(by_k[k]) * (_SPLIT // k) for k in range(1, len(holes) + 1))
-        wins = int(by_k[1])
+        sums = counts.sum(axis=0)  # int64: exact
+        all_games = int(games.sum())
+    results = []
+    for i, p in enumerate(parsed):
+        wins, ties, units = (float(x) for x in sums[i]) if weighted else (int(x) for x in sums[i])
+        extra: dict[str, Any] = {}
+        if p.ranged:
+            # A combo's games and shares weigh by the other players' combos only.
+            others = weight / p.weights[deals[:, i]]
+            combo_games = np.bincount(deals[:, i], games * others, minlength=len(p.combos))
+            combo_units = np.bincount(deals[:, i], counts[:, i, 2] * others, minlength=len(p.combos))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                combo_equity = combo_units / (exact.SPLIT * combo_games)
+            extra = {"combos": p.combos, "combo_games": combo_games, "combo_equity": combo_equity}
         results.append(
-            PlayerEquity((h[0], h[1]), n_boards, wins, int(by_k[2:].sum()), Fraction(units, _SPLIT))
+            PlayerEquity(p.label, all_games, wins, ties, units / (exact.SPLIT * all_games), 0.0, **extra)
         )
     return results
-

@@ -1,0 +1,355 @@
+"""Exact equity by enumeration: every deal of the players' combos with every board completion.
+
+:func:`twoplustwo.equity` parses and checks its input, then comes here when
+it enumerates. Two routes give the same counts:
+
+* **Hands only** (:func:`hands`): each player's walk starts at the DAG node
+  of their hole cards and the known board, and the missing board cards are
+  drawn in sorted order from the cards nobody holds, each shared prefix
+  walked once: about one table lookup per player and board.
+* **Ranges** (:func:`deals`): the boards are drawn from every card not on
+  the board or dead, in blocks that share their first cards. For each block
+  every distinct combo of every range is walked once over all the block's
+  boards (value 0 on a board that holds one of its cards), and then every
+  compatible deal, one combo per player with no card shared, is scored on
+  the boards where all its combos are live. A board is thus walked once per
+  combo, not once per deal.
+
+>>> from twoplustwo.ranges import parse_range
+>>> kings, aces = parse_range("KK"), parse_range("AA")
+>>> found, weight = deals([(kings.combos, kings.weights), (aces.combos, aces.weights)], [0, 21, 30, 35], [])
+>>> found.counts.sum(axis=0).tolist()  # per player: wins, ties, shares (KK vs AA on 2c 7d 9h Ts)
+[[72, 0, 181440], [1512, 0, 3810240]]
+>>> int(found.games.sum()), len(found.deals)  # 36 deals, 44 rivers each
+(1584, 36)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations
+from math import comb, prod
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from . import pool
+from .ranges import combo_indices
+from .tables import Tables, get_tables
+
+__all__ = ["MAX_DEALS", "SPLIT", "DealCounts", "board_cards", "count_deals", "deals", "hands", "work"]
+
+#: Most deals (tuples of combos, one per player) :func:`deals` enumerates;
+#: its counters take 24 bytes per player and deal for each thread.
+MAX_DEALS = 2_000_000
+
+# A k-way split pays 1/k of the pot; over a common denominator every share
+# is an integer.
+SPLIT = 2520  # lcm(1, ..., 9)
+_SHARE = np.array([0] + [SPLIT // k for k in range(1, 10)], dtype=np.int64)
+# Boards below which threads cost more than they save.
+_PARALLEL_MIN = 1 << 15
+# Boards per block: the board cards after the first `p` come as a draw of at
+# most this many from the rest, so a block's values (2 bytes per combo and
+# board) stay small; the first cards of a board fix its block.
+_BLOCK_DRAW = 3
+# Deals scored per numpy step, to bound the reference path's temporaries.
+_SCORE_CHUNK = 64
+
+
+class DealCounts(NamedTuple):
+    """Exact counts over every compatible deal and board, before weighting.
+
+    ``deals`` is ``(T, P)``: each deal's combo, per player, as an index into
+    that player's combos. ``counts`` is ``(T, P, 3)`` int64: for each deal and
+    player the boards won alone, the boards split, and the pot shares in
+    units of 1/2520. ``games`` is ``(T,)``: the boards each deal was scored on
+    (all alike, since every deal takes the same number of cards).
+    """
+
+    deals: npt.NDArray[np.intp]
+    counts: npt.NDArray[np.int64]
+    games: npt.NDArray[np.int64]
+
+
+def board_cards(known: Sequence[int], dead: Sequence[int], deck: Sequence[int] = range(52)) -> list[int]:
+    """The cards a board completion may draw: the deck but the known board and the dead cards."""
+    out = set(known) | set(dead)
+    return [c for c in deck if c not in out]
+
+
+def _masks(combos: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint64]:
+    one = np.uint64(1)
+    c = combos.astype(np.uint64)
+    masks: npt.NDArray[np.uint64] = (one << c[:, 0]) | (one << c[:, 1])
+    return masks
+
+
+def count_deals(players: Sequence[npt.NDArray[np.integer[Any]]], limit: int = MAX_DEALS) -> int:
+    """How many deals give every player one of their combos with no card shared; ``limit + 1`` if more.
+
+    >>> from twoplustwo.ranges import parse_range
+    >>> count_deals([parse_range("AA").combos, parse_range("AKs").combos])  # 6 x 4, less the 3 x 4 sharing an ace
+    12
+    """
+    found = _compatible(players, limit)
+    return limit + 1 if found is None else len(found)
+
+
+def _compatible(players: Sequence[npt.NDArray[np.integer[Any]]], limit: int) -> npt.NDArray[np.intp] | None:
+    """Every compatible deal as rows of per-player combo indices, in lexicographic order; None past ``limit``."""
+    masks = [_masks(p) for p in players]
+    rows = np.arange(len(masks[0]), dtype=np.intp)[:, None]
+    used = masks[0]
+    for m in masks[1:]:
+        # Deals extended a slice at a time, so that a hopeless product
+        # stops at the limit instead of filling memory.
+        step = max(1, (1 << 22) // max(1, len(m)))
+        parts: list[npt.NDArray[np.intp]] = []
+        kept = 0
+        for a in range(0, len(rows), step):
+            i, j = np.nonzero((used[a : a + step, None] & m[None, :]) == 0)
+            kept += len(i)
+            if kept > limit:
+                return None
+            parts.append(np.stack([i + a, j], axis=1))
+        pairs = np.concatenate(parts) if parts else np.empty((0, 2), dtype=np.intp)
+        rows = np.concatenate([rows[pairs[:, 0]], pairs[:, 1:]], axis=1)
+        used = used[pairs[:, 0]] | m[pairs[:, 1]]
+    return rows
+
+
+def _starts(layers: list[Any], cards: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
+    """The dag7 node after each row of ``cards``, walked left to right."""
+    nodes = np.zeros(len(cards), dtype=np.int64)
+    for depth in range(cards.shape[1]):
+        nodes = layers[depth].take(nodes * 52 + cards[:, depth]).astype(np.int64)
+    return nodes
+
+
+@lru_cache(maxsize=64)
+def _draw_index(m: int, t: int) -> npt.NDArray[np.intp]:
+    """Every t-subset of ``range(m)`` in lexicographic order, one per row."""
+    idx = np.array(list(combinations(range(m), t)), dtype=np.intp).reshape(-1, t)
+    idx.setflags(write=False)
+    return idx
+
+
+def _values_numpy(
+    layers: list[Any],
+    starts: npt.NDArray[np.int64],
+    held: npt.NDArray[np.uint64],
+    depth: int,
+    prefix: Sequence[int],
+    free: npt.NDArray[np.uint8],
+    out: npt.NDArray[np.uint16],
+) -> None:
+    """The numpy reference of the C walker's ``range_values``: each combo's value on every board of a block."""
+    t = 7 - depth - len(prefix)
+    rows = free[_draw_index(len(free), t)]
+    one = np.uint64(1)
+    row_masks = np.bitwise_or.reduce(one << rows.astype(np.uint64), axis=1)
+    on_prefix = sum(1 << c for c in prefix)
+    out[...] = 0
+    for i in range(len(starts)):
+        if int(held[i]) & on_prefix:
+            continue
+        node = int(starts[i])
+        for j, card in enumerate(prefix):
+            node = int(layers[depth + j][node * 52 + card])
+        live = (row_masks & held[i]) == 0
+        nodes = np.full(int(np.count_nonzero(live)), node, dtype=np.int64)
+        picked = rows[live]
+        for j in range(t):
+            nodes = layers[depth + len(prefix) + j].take(nodes * 52 + picked[:, j]).astype(np.int64)
+        out[i, live] = nodes
+
+
+def _score_numpy(
+    values: npt.NDArray[np.uint16],
+    deals: npt.NDArray[np.int32],
+    counts: npt.NDArray[np.int64],
+    games: npt.NDArray[np.int64],
+) -> None:
+    """The numpy reference of the C walker's ``score_tuples``: add each deal's counts over its live boards."""
+    for a in range(0, len(deals), _SCORE_CHUNK):
+        v = values[deals[a : a + _SCORE_CHUNK]]  # (deals, players, boards)
+        live = (v != 0).all(axis=1)
+        best = v.max(axis=1)
+        top = (v == best[:, None, :]) & live[:, None, :]
+        n_top = top.sum(axis=1)
+        counts[a : a + _SCORE_CHUNK, :, 0] += (top & (n_top == 1)[:, None, :]).sum(axis=2)
+        counts[a : a + _SCORE_CHUNK, :, 1] += (top & (n_top > 1)[:, None, :]).sum(axis=2)
+        counts[a : a + _SCORE_CHUNK, :, 2] += (top * _SHARE[n_top][:, None, :]).sum(axis=2)
+        games[a : a + _SCORE_CHUNK] += live.sum(axis=1)
+
+
+def _blocks(rest: list[int], missing: int) -> tuple[int, list[tuple[int, ...]]]:
+    """The board blocks: each a prefix of the first ``p`` board cards, after which a draw of the rest follows."""
+    p = max(0, missing - _BLOCK_DRAW)
+    t = missing - p
+    prefixes = [pre for pre in combinations(range(len(rest)), p) if len(rest) - 1 - (pre[-1] if pre else -1) >= t]
+    return p, [tuple(rest[i] for i in pre) for pre in prefixes]
+
+
+def deals(
+    players: Sequence[tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.float64]]],
+    known: Sequence[int],
+    dead: Sequence[int],
+    *,
+    tables: Tables | None = None,
+    threads: int | None = None,
+) -> tuple[DealCounts, npt.NDArray[np.float64]]:
+    """Exact counts of every compatible deal of the players' combos over every completion of ``known``.
+
+    ``players`` gives each player's ``(n, 2)`` combos and ``(n,)`` weights;
+    no combo may touch ``known`` or ``dead`` (the caller removes those).
+    Returns the :class:`DealCounts` and each deal's weight, the product of
+    its combos' weights. Raises ``ValueError`` when no deal is compatible or
+    there are more than :data:`MAX_DEALS`.
+    """
+    workers = pool.resolve_threads(threads)
+    combos = [np.asarray(c, dtype=np.intp) for c, _ in players]
+    found = _compatible(combos, MAX_DEALS)
+    if found is None:
+        raise ValueError(f"more than {MAX_DEALS:,} deals of the ranges to enumerate; use method='monte-carlo'")
+    if len(found) == 0:
+        raise ValueError("no deal gives every player a combo without a card another player holds")
+    weight = np.prod([w[found[:, i]] for i, (_, w) in enumerate(players)], axis=0)
+    # One row of values per distinct combo, whichever players hold it.
+    ids = [combo_indices(c[:, 0], c[:, 1]) for c in combos]
+    distinct, where = np.unique(np.concatenate(ids), return_inverse=True)
+    offsets = np.cumsum([0] + [len(i) for i in ids])
+    rows = np.stack([where[offsets[i] + found[:, i]] for i in range(len(combos))], axis=1).astype(np.int32)
+    first = np.concatenate(combos)[np.unique(where, return_index=True)[1]]
+    t = get_tables(tables)
+    layers = t.layers("dag7")
+    known_cols = np.broadcast_to(np.asarray(known, dtype=np.intp), (len(first), len(known)))
+    starts = _starts(layers, np.concatenate([first, known_cols], axis=1))
+    held = _masks(first)
+    n_deals, n_players = rows.shape
+    rest = board_cards(known, dead)
+    missing = 5 - len(known)
+    if missing == 0:
+        values = np.ascontiguousarray(starts.astype(np.uint16)[:, None])  # after seven cards the node is the value
+        counts = np.zeros((n_deals, n_players, 3), dtype=np.int64)
+        games = np.zeros(n_deals, dtype=np.int64)
+        _score(t, values, rows, counts, games)
+        return DealCounts(found, counts, games), weight
+    depth = 2 + len(known)
+    p, prefixes = _blocks(rest, missing)
+    walker = t.walker
+    starts32 = starts.astype(np.uint32)
+
+    def part(k: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        counts = np.zeros((n_deals, n_players, 3), dtype=np.int64)
+        games = np.zeros(n_deals, dtype=np.int64)
+        for pre in prefixes[k::n_parts]:
+            after = pre[-1] if pre else -1
+            free = np.array([c for c in rest if c > after], dtype=np.uint8)
+            values = np.empty((len(starts), comb(len(free), missing - p)), dtype=np.uint16)
+            if walker is not None:
+                walker.range_values(starts32, held, depth, np.array(pre, dtype=np.uint8), free, values)
+            else:
+                _values_numpy(layers, starts, held, depth, pre, free, values)
+            _score(t, values, rows, counts, games)
+        return counts, games
+
+    boards = comb(len(rest), missing)
+    n_parts = workers if boards * len(starts) >= _PARALLEL_MIN else 1
+    # Parts take every n-th block: blocks shrink along the order, so each
+    # part gets its share of big and small ones.
+    results = pool.run(n_parts, part, range(n_parts))
+    counts = np.sum([c for c, _ in results], axis=0)
+    games = np.sum([g for _, g in results], axis=0)
+    return DealCounts(found, counts, games), weight
+
+
+def _score(
+    t: Tables,
+    values: npt.NDArray[np.uint16],
+    rows: npt.NDArray[np.int32],
+    counts: npt.NDArray[np.int64],
+    games: npt.NDArray[np.int64],
+) -> None:
+    if t.walker is not None:
+        t.walker.score_tuples(values, rows, counts, games)
+    else:
+        _score_numpy(values, rows, counts, games)
+
+
+def hands(
+    holes: list[list[int]], known: Sequence[int], dead: Sequence[int], *, tables: Tables | None, threads: int | None
+) -> list[tuple[int, int, int, int]]:
+    """Exact ``(games, wins, ties, units)`` per hand: every completion of ``known`` by cards no hand holds.
+
+    ``units`` are pot shares in 1/2520 of a pot. The caller has checked that
+    no card appears twice and that enough cards are left.
+    """
+    workers = pool.resolve_threads(threads)
+    t = get_tables(tables)
+    layers = t.layers("dag7")
+    starts = [int(s) for s in _starts(layers, np.array([h + list(known) for h in holes], dtype=np.intp))]
+    rest = board_cards(known, [*dead, *(c for h in holes for c in h)])
+    missing = 5 - len(known)
+    n_boards = comb(len(rest), missing)
+    values = np.empty((len(holes), n_boards), dtype=np.uint16)
+    if missing == 0:
+        values[:, 0] = starts  # after seven cards the node is the value
+    else:
+        depth = 2 + len(known)
+        walker = t.walker
+        if walker is not None:
+            free = np.array(rest, dtype=np.uint8)
+
+            def walk(i: int) -> None:
+                # C: nested loops over the free cards, each prefix walked once.
+                walker.draw_values(starts[i], depth, free, values[i])
+        else:
+            from .draws import Draws
+
+            tail = Draws(rest, missing)
+            r0, r1 = tail.rows()
+
+            def walk(i: int) -> None:
+                tail.values(layers, depth, starts[i], r0, r1, values[i])
+
+        # The walks release the GIL, so players run on all cores.
+        pool.run(workers if n_boards >= _PARALLEL_MIN else 1, walk, range(len(starts)))
+    return _score_hands(values, t.walker)
+
+
+def _score_hands(values: npt.NDArray[np.uint16], walker: Any) -> list[tuple[int, int, int, int]]:
+    """Per-player ``(games, wins, ties, units)`` from the ``(players, boards)`` values."""
+    n_players, n_boards = values.shape
+    if walker is not None:
+        # One pass over the boards in C, instead of numpy's several.
+        return [(n_boards, w, t, u) for w, t, u in walker.score(values)]
+    if n_players == 2:
+        # Heads-up needs no per-board winner count.
+        a, b = values
+        ties = int(np.count_nonzero(a == b))
+        alone = [int(np.count_nonzero(a > b)), int(np.count_nonzero(b > a))]
+        return [(n_boards, w, ties, SPLIT * w + SPLIT // 2 * ties) for w in alone]
+    best = values.max(axis=0)
+    top = values == best
+    winners = top.sum(axis=0, dtype=np.intp)
+    out = []
+    for row in top:
+        # How many boards this player shares k ways, for k = 1 .. players.
+        by_k = np.bincount(winners[row], minlength=n_players + 1)
+        units = sum(int(by_k[k]) * (SPLIT // k) for k in range(1, n_players + 1))
+        out.append((n_boards, int(by_k[1]), int(by_k[2:].sum()), units))
+    return out
+
+
+def work(players: Sequence[npt.NDArray[np.integer[Any]]], known: Sequence[int], dead: Sequence[int]) -> float:
+    """A cost estimate of :func:`deals`, in board-combo steps: boards times (combos + deals x players)."""
+    boards = comb(len(board_cards(known, dead)), 5 - len(known))
+    n_deals = prod(len(p) for p in players)
+    if n_deals <= MAX_DEALS:
+        n_deals = count_deals(players)
+    distinct = len(np.unique(np.concatenate([combo_indices(p[:, 0], p[:, 1]) for p in players])))
+    return float(boards) * (distinct + n_deals * len(players))
