@@ -104,6 +104,34 @@ def test_every_hand_on_both_backends_against_the_oracle(
             np.testing.assert_array_equal(tp.evaluate_batch(shuffled, game=game, tables=t), oracle[n][game])
 
 
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_the_single_hand_tables_equal_the_oracle_on_every_hand(
+    n: int, both: tuple[Tables, Tables], every_hand: dict[int, np.ndarray], oracle: dict
+) -> None:
+    # Single calls read small tables (a value per rank multiset, one per
+    # flush's suited ranks) that each game walker derives from its DAG.
+    for game in VARIANTS:
+        small = np.empty(comb(36, n), dtype=np.uint16)
+        assert resolve(game, both[0]).walker.small_rows(every_hand[n], small) is True  # single calls use them
+        np.testing.assert_array_equal(small, oracle[n][game])
+
+
+def test_single_calls_with_game_take_the_c_entry_point_of_the_default_tables() -> None:
+    rng = np.random.default_rng(37)
+    hands = random_hands(rng, 3000, 7).tolist()
+    for game in VARIANTS:
+        want = tp.evaluate_batch(np.array(hands, dtype=np.uint8), game=game).tolist()
+        assert [tp.evaluate(h, game=game) for h in hands] == want  # past the walk-first calls, then small tables
+        assert [tp.evaluate(tuple(h), game=game, tables=None) for h in hands[:50]] == want[:50]
+    # A deuce still reaches the Python path, which names it.
+    with pytest.raises(ValueError, match=r"card 0 \('2c'\): not in the short-deck deck"):
+        tp.evaluate([0, 20, 24, 28, 32], game="short-deck")
+    # A new default set drops the old set's game walkers.
+    tp.tables.clear_cache()
+    assert tp.evaluate(hands[0], game="short-deck") == tp.evaluate_batch(np.array(hands[:1], dtype=np.uint8),
+                                                                         game="short-deck")[0]
+
+
 @pytest.mark.parametrize("n", [5, 7])
 def test_iteration_lists_every_hand_of_the_deck_in_order(
     n: int, both: tuple[Tables, Tables], every_hand: dict[int, np.ndarray], oracle: dict
@@ -543,7 +571,6 @@ def test_a_game_walker_walks_its_own_dag_only(both: tuple[Tables, Tables]) -> No
     assert w.histogram(7, np.zeros(7463, dtype=np.int64)) is False  # the counting histogram is hold'em's
     for call, message in [
         (lambda: w.omaha([51, 47, 43, 39], [35, 31, 27]), "omaha needs the hold'em walker"),
-        (lambda: w.small_rows(np.zeros((1, 5), dtype=np.uint8), np.zeros(1, dtype=np.uint16)), "smaller deck"),
         (
             lambda: w.fill_ordered(5, 0, np.arange(52, dtype=np.uint8), np.zeros(0, dtype=np.uint8), 0,
                                    np.zeros((1, 5), dtype=np.uint8), np.zeros(1, dtype=np.uint16)),

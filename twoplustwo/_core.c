@@ -263,9 +263,15 @@ static int build_small_tables(Walker *self) {
         do {
             /* Suits in turn: equal ranks get different suits, no suit five times. */
             unsigned char cards[7];
-            for (int i = 0; i < n; i++)
+            int in_deck = 1;
+            for (int i = 0; i < n; i++) {
                 cards[i] = (unsigned char)(r[i] * 4 + i % 4);
-            table[multiset_index(r, n)] = (uint16_t)dag_value(self, cards, n);
+                in_deck &= (int)(self->deck >> cards[i] & 1);
+            }
+            /* A smaller deck (short deck) holds whole ranks: multisets of
+             * ranks it lacks are no hand of the game, and stay 0. */
+            if (in_deck)
+                table[multiset_index(r, n)] = (uint16_t)dag_value(self, cards, n);
         } while (next_multiset(r, n));
     }
     self->flush = PyMem_Calloc(1 << 13, sizeof(uint16_t));
@@ -273,17 +279,20 @@ static int build_small_tables(Walker *self) {
         return -1;
     for (unsigned mask = 0; mask < (1u << 13); mask++) {
         unsigned char cards[7];
-        int n = 0, bits = 0;
+        int n = 0, bits = 0, in_deck = 1;
         for (int r = 0; r < 13; r++) {
             if (mask >> r & 1) {
                 bits++;
+                in_deck &= (int)(self->deck >> (r * 4) & 1);
                 if (n < 7)
                     cards[n++] = (unsigned char)(r * 4);
             }
         }
         /* Five to seven suited cards: the best hand of seven cards holding
-         * them is their flush (or straight flush), whatever the others are. */
-        if (bits >= 5 && bits <= 7)
+         * them is their flush (or straight flush), whatever the others are:
+         * the other cards cannot make quads or a full house beside five of
+         * one suit. That holds in short deck too. */
+        if (bits >= 5 && bits <= 7 && in_deck)
             self->flush[mask] = (uint16_t)dag_value(self, cards, n);
     }
     self->small_ok = sample_agrees(self);
@@ -306,7 +315,7 @@ static int sample_agrees(const Walker *self) {
         for (int i = 0; i < n;) {
             state = state * 6364136223846793005u + 1442695040888963407u;
             unsigned char c = (unsigned char)((state >> 33) % 52);
-            if (!(used >> c & 1)) {
+            if (!(used >> c & 1) && (self->deck >> c & 1)) {
                 used |= (uint64_t)1 << c;
                 cards[i++] = c;
             }
@@ -394,16 +403,12 @@ static int parse_text(const char *s, Py_ssize_t len, unsigned char *cards) {
  * int: the small tables where they stand for the DAG, else the DAG; None for
  * a card outside the walker's deck. */
 static PyObject *single_value(Walker *self, const unsigned char *cards, int n) {
+    if (self->deck != ALL_CARDS) {
+        for (int i = 0; i < n; i++)
+            if (!(self->deck >> cards[i] & 1))
+                Py_RETURN_NONE;
+    }
     if (self->flush == NULL) {
-        if (self->deck != ALL_CARDS) {
-            /* A smaller deck (short deck) never gets small tables, which
-             * index every rank: hands walk the DAG. Its check stays out of
-             * hold'em's path once the small tables exist. */
-            for (int i = 0; i < n; i++)
-                if (!(self->deck >> cards[i] & 1))
-                    Py_RETURN_NONE;
-            return PyLong_FromUnsignedLong(dag_value(self, cards, n));
-        }
         if (self->walked < SMALL_AFTER) {
             self->walked++;
             return PyLong_FromUnsignedLong(dag_value(self, cards, n));
@@ -464,10 +469,12 @@ static PyObject *Walker_evaluate(Walker *self, PyObject *const *args, Py_ssize_t
     return fast_value(self, args[0]);
 }
 
-/* The default table set's walker and the Python evaluate that does the
- * rest (parsing, errors, other table sets), set by twoplustwo.tables and
- * twoplustwo.evaluate. */
+/* The default table set's walker, its other games' walkers by name, and
+ * the Python evaluate that does the rest (parsing, errors, other table
+ * sets), set by twoplustwo.tables and twoplustwo.single. */
 static PyObject *default_walker = NULL;
+static PyObject *game_walkers = NULL; /* dict: game name -> Walker of the default set */
+static PyObject *last_game = NULL, *last_walker = NULL; /* the last game= name evaluate met, and its walker */
 static PyObject *fallback = NULL;
 
 static PyObject *core_set_default(PyObject *module, PyObject *walker) {
@@ -476,7 +483,31 @@ static PyObject *core_set_default(PyObject *module, PyObject *walker) {
         PyErr_SetString(PyExc_TypeError, "set_default takes a Walker or None");
         return NULL;
     }
+    /* Another default set: the other games' walkers were the old set's. */
+    PyObject *fresh = PyDict_New();
+    if (fresh == NULL)
+        return NULL;
+    Py_XSETREF(game_walkers, fresh);
+    Py_CLEAR(last_game);
+    Py_CLEAR(last_walker);
     Py_XSETREF(default_walker, walker == Py_None ? NULL : Py_NewRef(walker));
+    Py_RETURN_NONE;
+}
+
+/* set_game(name, walker): the default set's walker for the game `name`, so
+ * that evaluate(cards, game=name) runs without a Python frame too. */
+static PyObject *core_set_game(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 2 || !PyUnicode_CheckExact(args[0]) || !PyObject_TypeCheck(args[1], &WalkerType)) {
+        PyErr_SetString(PyExc_TypeError, "set_game takes a game name and a Walker");
+        return NULL;
+    }
+    if (game_walkers == NULL && (game_walkers = PyDict_New()) == NULL)
+        return NULL;
+    if (PyDict_SetItem(game_walkers, args[0], args[1]) < 0)
+        return NULL;
+    Py_CLEAR(last_game); /* it may name this game's earlier walker */
+    Py_CLEAR(last_walker);
     Py_RETURN_NONE;
 }
 
@@ -491,19 +522,35 @@ static PyObject *core_set_fallback(PyObject *module, PyObject *fn) {
 }
 
 /* evaluate(cards, *, game="holdem", tables=None): the default tables'
- * hold'em single-hand path without a Python frame; everything else (other
- * games included: any game= keyword) goes to the fallback. */
+ * single-hand path without a Python frame, for hold'em and for each game
+ * whose walker set_game gave; everything else goes to the fallback. */
 static PyObject *core_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwnames) {
     (void)module;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    int plain = nargs == 1 && kwnames == NULL && default_walker != NULL;
-    if (nargs == 1 && kwnames != NULL && PyTuple_GET_SIZE(kwnames) == 1 && args[1] == Py_None &&
-        default_walker != NULL) {
-        PyObject *name = PyTuple_GET_ITEM(kwnames, 0);
-        plain = PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, "tables") == 0;
+    PyObject *walker = nargs == 1 ? default_walker : NULL;
+    Py_ssize_t kw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t i = 0; i < kw && walker != NULL; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i), *value = args[nargs + i];
+        if (PyUnicode_CompareWithASCIIString(name, "tables") == 0) {
+            if (value != Py_None)
+                walker = NULL;
+        } else if (PyUnicode_CompareWithASCIIString(name, "game") == 0 && PyUnicode_CheckExact(value)) {
+            /* A game is named by the same interned literal call after call:
+             * one pointer compare, before any string compare. */
+            if (value == last_game && last_game != NULL)
+                walker = last_walker;
+            else if (PyUnicode_CompareWithASCIIString(value, "holdem") != 0)
+                walker = game_walkers == NULL ? NULL : PyDict_GetItem(game_walkers, value); /* borrowed */
+            if (walker != NULL && value != last_game) {
+                Py_XSETREF(last_game, Py_NewRef(value));
+                Py_XSETREF(last_walker, Py_NewRef(walker));
+            }
+        } else {
+            walker = NULL;
+        }
     }
-    if (plain) {
-        PyObject *value = fast_value((Walker *)default_walker, args[0]);
+    if (walker != NULL) {
+        PyObject *value = fast_value((Walker *)walker, args[0]);
         if (value != Py_None)
             return value;
         Py_DECREF(value);
@@ -644,15 +691,12 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
 }
 
 /* small_rows(hands, out): like walk_rows, but through the small tables of
- * the single-hand path, with no checks (rows must be distinct cards 0..51).
+ * the single-hand path, with no checks (rows must be distinct cards of the
+ * walker's deck).
  * It exists so the tests can hold those tables against the DAG on every hand. */
 static PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "small_rows(hands, out)");
-        return NULL;
-    }
-    if (self->deck != ALL_CARDS) {
-        PyErr_SetString(PyExc_ValueError, "small_rows: a walker of a smaller deck has no small tables");
         return NULL;
     }
     if (self->flush == NULL && build_small_tables(self) < 0)
@@ -1618,6 +1662,8 @@ static PyMethodDef core_functions[] = {
      "See twoplustwo.evaluate.evaluate for the arguments and errors; this is its C entry point."},
     {"set_default", core_set_default, METH_O, "set_default(walker): the default tables' walker, or None"},
     {"set_fallback", core_set_fallback, METH_O, "set_fallback(fn): the Python evaluate for everything else"},
+    {"set_game", (PyCFunction)(void (*)(void))core_set_game, METH_FASTCALL,
+     "set_game(name, walker): the default set's walker for evaluate(cards, game=name)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -141,6 +141,11 @@ def _evaluate_game(cards: Any, game: str, tables: Tables | None) -> int:
     g = resolve(game, tables)
     walker = g.walker
     if walker is not None:
+        if tables is None:
+            ext = extension()
+            if ext is not None:
+                # The C entry point serves this game's next calls itself.
+                ext.set_game(game, walker)
         # Distinct ints of the deck (or plain card text) at once; anything
         # else is parsed and explained below, as on the numpy path.
         value: int | None = walker.evaluate(cards)
