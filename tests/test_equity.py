@@ -347,3 +347,43 @@ def test_range_kernels_refuse_bad_arguments(both: tuple[Tables, Tables]) -> None
         walker.score_tuples(values, np.array([[0, 1]], dtype=np.int32), counts[0, :1].copy(), games)
     walker.score_tuples(values, np.array([[0, 1]], dtype=np.int32), counts, games)
     assert counts.tolist() == [[[0, 5, 5 * 1260], [0, 5, 5 * 1260]]] and games.tolist() == [5]
+
+
+# ---------------------------------------------------------------- short deck
+
+
+def test_short_deck_preflop_heads_up_over_every_board() -> None:
+    # Every one of the C(32, 5) boards, valued by the game's batch walk: an independent route.
+    from twoplustwo.evaluate import evaluate_batch
+
+    hands = [[51, 47], [42, 41]]  # As Ks, Qh Qd
+    rest = [c for c in range(16, 52) if c not in (51, 47, 42, 41)]
+    boards = np.array(list(combinations(rest, 5)), dtype=np.uint8)
+    assert len(boards) == comb(32, 5) == 201_376
+    for game in ("short-deck", "short-deck-classic"):
+        a, b = (evaluate_batch(np.hstack([np.tile(np.array(h, np.uint8), (len(boards), 1)), boards]), game=game)
+                for h in hands)
+        ak, qq = equity(hands, game=game)
+        assert (ak.games, ak.wins, ak.ties, qq.wins) == (len(boards), (a > b).sum(), (a == b).sum(), (b > a).sum())
+
+
+@pytest.mark.parametrize("game", ["short-deck", "short-deck-classic"])
+def test_short_deck_ranges_against_brute_force(game: str) -> None:
+    # The range keeps its combos of six and up; a deuce range would be empty.
+    board, players = "Ts 9c 6d 7h", ["AK,QQ", "88,JTs"]
+    got = equity(players, board=board, game=game)
+    known = parse_cards(board)
+    live = [[c for c in parse_range(p).combos.tolist() if min(c) >= 16 and not set(c) & set(known)] for p in players]
+    games = wins = ties = 0
+    for x in live[0]:
+        for y in live[1]:
+            if set(x) & set(y):
+                continue
+            for river in (c for c in range(16, 52) if c not in set(x) | set(y) | set(known)):
+                vx, vy = (evaluate(h + known + [river], game=game) for h in (x, y))
+                games, wins, ties = games + 1, wins + (vx > vy), ties + (vx == vy)
+    assert (got[0].games, got[0].wins, got[0].ties) == (games, wins, ties)
+    with pytest.raises(ValueError, match=f"player 2: no combo of 22 is left .* and the {game} deck"):
+        equity(["AsKs", "22"], game=game)
+    with pytest.raises(ValueError, match=rf"hand 2: card 0 \('2c'\): not in the {game} deck"):
+        equity(["AsKs", "2c 2d"], game=game)

@@ -35,11 +35,22 @@ import numpy.typing as npt
 from . import exact, pool
 from .cards import check_disjoint, format_cards, parse_cards
 from .draws import Cards
+from .games import GAMES, HOLDEM, resolve
 from .outcomes import PlayerEquity, equity_table
 from .ranges import Range, parse_range
 from .tables import Tables
 
-__all__ = ["AUTO_EXACT_WORK", "MAX_PLAYERS", "METHODS", "Player", "PlayerEquity", "equity", "equity_table"]
+__all__ = [
+    "AUTO_EXACT_WORK",
+    "AUTO_OMAHA_WORK",
+    "EQUITY_GAMES",
+    "MAX_PLAYERS",
+    "METHODS",
+    "Player",
+    "PlayerEquity",
+    "equity",
+    "equity_table",
+]
 
 #: Players :func:`equity` accepts at most (9 hands and a full board use 23 cards).
 MAX_PLAYERS = 9
@@ -50,6 +61,12 @@ METHODS = ("auto", "exact", "monte-carlo")
 #: second on one core. Hands alone (no range) always enumerate: at most
 #: C(50, 5) boards per player.
 AUTO_EXACT_WORK = 3e9
+#: ``method="auto"`` enumerates Omaha when boards x players x hole pairs is
+#: at most this (heads-up PLO4 before the flop: 6.5 million, about 0.4 s).
+AUTO_OMAHA_WORK = 2e7
+#: The games :func:`equity` plays: the table games, and Omaha (4 to 6 hole
+#: cards, high only or hi/lo eight or better) on the hold'em tables.
+EQUITY_GAMES = (*GAMES, "omaha", "omaha-hilo")
 
 #: One player: a hand (``"AsKs"``, ``["As", "Ks"]``, ``[51, 47]``) or a range
 #: (``"QQ+,AKs"`` or a :class:`~twoplustwo.Range`).
@@ -63,8 +80,19 @@ class _Player(NamedTuple):
     ranged: bool
 
 
-def _parse_player(i: int, player: Any) -> _Player:
+def _parse_player(i: int, player: Any, omaha: bool) -> _Player:
     where = f"player {i + 1}"
+    if omaha:
+        # Omaha hands only: no range notation of Omaha hands is standard.
+        if isinstance(player, Range):
+            raise ValueError(f"{where}: an Omaha player is a hand of 4 to 6 cards, not a range")
+        try:
+            cards = parse_cards(player)
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"{where}: {e}") from None
+        if not 4 <= len(cards) <= 6:
+            raise ValueError(f"{where}: an Omaha hand has 4, 5 or 6 hole cards, got {len(cards)}")
+        return _Player(format_cards(cards), np.array([cards], dtype=np.uint8), np.ones(1), False)
     if isinstance(player, Range):
         return _range_player(where, player)
     if isinstance(player, str):
@@ -114,6 +142,7 @@ def equity(
     board: Cards = (),
     dead: Cards = (),
     *,
+    game: str = HOLDEM,
     method: str = "auto",
     stderr: float | None = None,
     samples: int | None = None,
@@ -121,7 +150,7 @@ def equity(
     tables: Tables | None = None,
     threads: int | None = None,
 ) -> list[PlayerEquity]:
-    """Win, tie and equity of 2 to 9 Hold'em players, each a hand or a range.
+    """Win, tie and equity of 2 to 9 players, each a hand or a range.
 
     A player is a hand (``"AsKs"``, ``"As Ks"``, a sequence of card strings
     or ints) or a range (notation such as ``"QQ+,AKs"``, see
@@ -130,6 +159,13 @@ def equity(
     cards and ``dead`` cards out of play; a range loses the combos that
     touch them or another player's hand. Results come back in the order of
     ``players``, one :class:`PlayerEquity` each.
+
+    ``game`` is ``"holdem"`` (the default), ``"short-deck"`` or
+    ``"short-deck-classic"`` (36 cards: a range loses its combos below the
+    six), or ``"omaha"`` / ``"omaha-hilo"``, whose players are hands of 4 to
+    6 cards. In hi/lo each pot splits into a high half and a low half (eight
+    or better), quartered when ties share a half; ``wins`` then counts the
+    games a player scoops alone and ``ties`` those they take part of.
 
     ``method="exact"`` enumerates every game: every deal of one combo per
     player with no card shared, with every completion of the board, each
@@ -169,9 +205,13 @@ def equity(
     """
     workers = pool.resolve_threads(threads)
     _check_method(method, stderr, samples, seed)
+    if not isinstance(game, str) or game not in EQUITY_GAMES:
+        shown = repr(game) if isinstance(game, str) else type(game).__name__
+        raise ValueError(f"equity plays {', '.join(EQUITY_GAMES)}; got game {shown}")
+    omaha = game.startswith("omaha")
     if isinstance(players, (str, bytes)):
         raise ValueError("players must be a sequence of hands or ranges, e.g. ['AsAh', 'KdKc'], not one string")
-    parsed = [_parse_player(i, p) for i, p in enumerate(players)]
+    parsed = [_parse_player(i, p, omaha) for i, p in enumerate(players)]
     if not 2 <= len(parsed) <= MAX_PLAYERS:
         raise ValueError(f"equity needs 2 to {MAX_PLAYERS} players, got {len(parsed)}")
     known = parse_cards(board)
@@ -180,18 +220,26 @@ def equity(
     out = parse_cards(dead)
     fixed = [(f"hand {i + 1}", p.combos[0].tolist()) for i, p in enumerate(parsed) if not p.ranged]
     check_disjoint(fixed + [("the board", known), ("the dead cards", out)])
-    taken = {c for _, h in fixed for c in h} | set(known) | set(out)
-    parsed = [_without(i, p, taken) if p.ranged else p for i, p in enumerate(parsed)]
-    rest = 52 - len(set(known) | set(out))
+    # The deck: a short-deck game's comes from its tables, loaded here.
+    deck = range(52) if omaha or game == HOLDEM else resolve(game, tables).deck
+    if deck.start:
+        g = resolve(game, tables)
+        for what, cards in fixed + [("the board", known), ("the dead cards", out)]:
+            g.check_cards(cards, f"{what}: card")
+    taken = {c for _, h in fixed for c in h} | set(known) | set(out) | set(range(deck.start))
+    parsed = [_without(i, p, taken, game) if p.ranged else p for i, p in enumerate(parsed)]
+    rest = len(deck) - len((set(known) | set(out)) & set(deck))
+    held = sum(p.combos.shape[1] for p in parsed)
     missing = 5 - len(known)
-    if rest - 2 * len(parsed) < missing:
-        raise ValueError(
-            f"only {rest - 2 * len(parsed)} cards left after the hands, the board needs {missing} more"
-        )
+    if rest - held < missing:
+        raise ValueError(f"only {rest - held} cards left after the hands, the board needs {missing} more")
+    if omaha:
+        return _omaha(parsed, known, out, game, method, stderr, samples, seed, tables, workers)
     combos = [p.combos for p in parsed]
     if method == "auto":
         ranged = any(p.ranged for p in parsed)
-        method = "exact" if not ranged or exact.work(combos, known, out) <= AUTO_EXACT_WORK else "monte-carlo"
+        small = not ranged or exact.work(combos, known, out, deck) <= AUTO_EXACT_WORK
+        method = "exact" if small else "monte-carlo"
     if method == "monte-carlo":
         from .montecarlo import monte_carlo
 
@@ -204,25 +252,72 @@ def equity(
             stderr=stderr,
             samples=samples,
             seed=seed,
+            game=game,
             tables=tables,
             threads=workers,
         )
     if not any(p.ranged for p in parsed):
-        counts = exact.hands([p.combos[0].tolist() for p in parsed], known, out, tables=tables, threads=workers)
+        holes = [p.combos[0].tolist() for p in parsed]
+        counts = exact.hands(holes, known, out, game=game, tables=tables, threads=workers)
         return [
             PlayerEquity(p.label, games, wins, ties, units / (exact.SPLIT * games))
             for p, (games, wins, ties, units) in zip(parsed, counts)
         ]
-    found, weight = exact.deals([(p.combos, p.weights) for p in parsed], known, out, tables=tables, threads=workers)
+    found, weight = exact.deals(
+        [(p.combos, p.weights) for p in parsed], known, out, game=game, tables=tables, threads=workers
+    )
     return _results(parsed, found, weight)
 
 
-def _without(i: int, p: _Player, taken: set[int]) -> _Player:
+def _omaha(
+    parsed: list[_Player],
+    known: list[int],
+    out: list[int],
+    game: str,
+    method: str,
+    stderr: float | None,
+    samples: int | None,
+    seed: int | None,
+    tables: Tables | None,
+    workers: int,
+) -> list[PlayerEquity]:
+    """Omaha equity of hands: enumerated when small enough (or asked), else sampled."""
+    from math import comb
+
+    from . import omaha_equity
+
+    holes = [p.combos[0].tolist() for p in parsed]
+    if method == "auto":
+        rest = 52 - len(known) - len(out) - sum(len(h) for h in holes)
+        work = comb(rest, 5 - len(known)) * sum(comb(len(h), 2) for h in holes)
+        method = "exact" if work <= AUTO_OMAHA_WORK else "monte-carlo"
+    if method == "monte-carlo":
+        from .montecarlo import monte_carlo
+
+        return monte_carlo(
+            [(p.combos, p.weights) for p in parsed],
+            [p.label for p in parsed],
+            [False] * len(parsed),
+            known,
+            out,
+            stderr=stderr,
+            samples=samples,
+            seed=seed,
+            game=game,
+            tables=tables,
+            threads=workers,
+        )
+    counts = omaha_equity.counts(holes, known, out, hilo=game == "omaha-hilo", tables=tables, threads=workers)
+    return [PlayerEquity(p.label, *c) for p, c in zip(parsed, counts)]
+
+
+def _without(i: int, p: _Player, taken: set[int], game: str) -> _Player:
     """``p``'s range less the combos holding a card of ``taken``."""
     keep = ~np.isin(p.combos, sorted(taken)).any(axis=1)
     if not keep.any():
+        deck = "" if game == HOLDEM else f" and the {game} deck"
         raise ValueError(
-            f"player {i + 1}: no combo of {p.label} is left beside the board, the dead cards and the other hands"
+            f"player {i + 1}: no combo of {p.label} is left beside the board, the dead cards, the other hands{deck}"
         )
     return p._replace(combos=p.combos[keep], weights=p.weights[keep])
 

@@ -36,10 +36,11 @@ import numpy as np
 import numpy.typing as npt
 
 from . import pool
+from .games import HOLDEM, resolve
 from .ranges import combo_indices
 from .tables import Tables, get_tables
 
-__all__ = ["MAX_DEALS", "SPLIT", "DealCounts", "board_cards", "count_deals", "deals", "hands", "work"]
+__all__ = ["MAX_DEALS", "SPLIT", "DealCounts", "board_cards", "count_deals", "deals", "draw_index", "hands", "score_hands", "work"]
 
 #: Most deals (tuples of combos, one per player) :func:`deals` enumerates;
 #: its counters take 24 bytes per player and deal for each thread.
@@ -129,12 +130,24 @@ def _starts(layers: list[Any], cards: npt.NDArray[np.integer[Any]]) -> npt.NDArr
     return nodes
 
 
-@lru_cache(maxsize=64)
-def _draw_index(m: int, t: int) -> npt.NDArray[np.intp]:
-    """Every t-subset of ``range(m)`` in lexicographic order, one per row."""
-    idx = np.array(list(combinations(range(m), t)), dtype=np.intp).reshape(-1, t)
-    idx.setflags(write=False)
-    return idx
+@lru_cache(maxsize=8)
+def draw_index(m: int, t: int) -> npt.NDArray[np.uint8]:
+    """Every t-subset of ``range(m)`` (m <= 52) in lexicographic order, one per row, read-only.
+
+    >>> draw_index(4, 2).tolist()
+    [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+    """
+    rows = np.arange(m, dtype=np.uint8)[:, None]
+    for _ in range(1, t):
+        # Each row's children append each card above its last, in order.
+        last = rows[:, -1].astype(np.intp)
+        cnt = m - 1 - last
+        starts = np.cumsum(cnt) - cnt
+        added = np.repeat(last + 1 - starts, cnt) + np.arange(int(cnt.sum()))
+        rows = np.column_stack([np.repeat(rows, cnt, axis=0), added.astype(np.uint8)])
+    rows = rows if t else np.zeros((1, 0), dtype=np.uint8)
+    rows.setflags(write=False)
+    return rows
 
 
 def _values_numpy(
@@ -148,7 +161,7 @@ def _values_numpy(
 ) -> None:
     """The numpy reference of the C walker's ``range_values``: each combo's value on every board of a block."""
     t = 7 - depth - len(prefix)
-    rows = free[_draw_index(len(free), t)]
+    rows = free[draw_index(len(free), t)]
     one = np.uint64(1)
     row_masks = np.bitwise_or.reduce(one << rows.astype(np.uint64), axis=1)
     on_prefix = sum(1 << c for c in prefix)
@@ -199,13 +212,15 @@ def deals(
     known: Sequence[int],
     dead: Sequence[int],
     *,
+    game: str = HOLDEM,
     tables: Tables | None = None,
     threads: int | None = None,
 ) -> tuple[DealCounts, npt.NDArray[np.float64]]:
     """Exact counts of every compatible deal of the players' combos over every completion of ``known``.
 
     ``players`` gives each player's ``(n, 2)`` combos and ``(n,)`` weights;
-    no combo may touch ``known`` or ``dead`` (the caller removes those).
+    no combo may touch ``known`` or ``dead``, or hold a card outside
+    ``game``'s deck (the caller removes those).
     Returns the :class:`DealCounts` and each deal's weight, the product of
     its combos' weights. Raises ``ValueError`` when no deal is compatible or
     there are more than :data:`MAX_DEALS`.
@@ -225,22 +240,23 @@ def deals(
     rows = np.stack([where[offsets[i] + found[:, i]] for i in range(len(combos))], axis=1).astype(np.int32)
     first = np.concatenate(combos)[np.unique(where, return_index=True)[1]]
     t = get_tables(tables)
-    layers = t.layers("dag7")
+    g = resolve(game, t)
+    layers = g.layers(7)
     known_cols = np.broadcast_to(np.asarray(known, dtype=np.intp), (len(first), len(known)))
     starts = _starts(layers, np.concatenate([first, known_cols], axis=1))
     held = _masks(first)
     n_deals, n_players = rows.shape
-    rest = board_cards(known, dead)
+    rest = board_cards(known, dead, g.deck)
     missing = 5 - len(known)
+    walker = g.walker
     if missing == 0:
         values = np.ascontiguousarray(starts.astype(np.uint16)[:, None])  # after seven cards the node is the value
         counts = np.zeros((n_deals, n_players, 3), dtype=np.int64)
         games = np.zeros(n_deals, dtype=np.int64)
-        _score(t, values, rows, counts, games)
+        _score(walker, values, rows, counts, games)
         return DealCounts(found, counts, games), weight
     depth = 2 + len(known)
     p, prefixes = _blocks(rest, missing)
-    walker = t.walker
     starts32 = starts.astype(np.uint32)
 
     def part(k: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -254,7 +270,7 @@ def deals(
                 walker.range_values(starts32, held, depth, np.array(pre, dtype=np.uint8), free, values)
             else:
                 _values_numpy(layers, starts, held, depth, pre, free, values)
-            _score(t, values, rows, counts, games)
+            _score(walker, values, rows, counts, games)
         return counts, games
 
     boards = comb(len(rest), missing)
@@ -268,31 +284,39 @@ def deals(
 
 
 def _score(
-    t: Tables,
+    walker: Any,
     values: npt.NDArray[np.uint16],
     rows: npt.NDArray[np.int32],
     counts: npt.NDArray[np.int64],
     games: npt.NDArray[np.int64],
 ) -> None:
-    if t.walker is not None:
-        t.walker.score_tuples(values, rows, counts, games)
+    if walker is not None:
+        walker.score_tuples(values, rows, counts, games)
     else:
         _score_numpy(values, rows, counts, games)
 
 
 def hands(
-    holes: list[list[int]], known: Sequence[int], dead: Sequence[int], *, tables: Tables | None, threads: int | None
+    holes: list[list[int]],
+    known: Sequence[int],
+    dead: Sequence[int],
+    *,
+    game: str = HOLDEM,
+    tables: Tables | None = None,
+    threads: int | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """Exact ``(games, wins, ties, units)`` per hand: every completion of ``known`` by cards no hand holds.
 
     ``units`` are pot shares in 1/2520 of a pot. The caller has checked that
-    no card appears twice and that enough cards are left.
+    no card appears twice, that all are in ``game``'s deck and that enough
+    cards are left.
     """
     workers = pool.resolve_threads(threads)
     t = get_tables(tables)
-    layers = t.layers("dag7")
+    g = resolve(game, t)
+    layers = g.layers(7)
     starts = [int(s) for s in _starts(layers, np.array([h + list(known) for h in holes], dtype=np.intp))]
-    rest = board_cards(known, [*dead, *(c for h in holes for c in h)])
+    rest = board_cards(known, [*dead, *(c for h in holes for c in h)], g.deck)
     missing = 5 - len(known)
     n_boards = comb(len(rest), missing)
     values = np.empty((len(holes), n_boards), dtype=np.uint16)
@@ -300,7 +324,7 @@ def hands(
         values[:, 0] = starts  # after seven cards the node is the value
     else:
         depth = 2 + len(known)
-        walker = t.walker
+        walker = g.walker
         if walker is not None:
             free = np.array(rest, dtype=np.uint8)
 
@@ -318,10 +342,10 @@ def hands(
 
         # The walks release the GIL, so players run on all cores.
         pool.run(workers if n_boards >= _PARALLEL_MIN else 1, walk, range(len(starts)))
-    return _score_hands(values, t.walker)
+    return score_hands(values, g.walker)
 
 
-def _score_hands(values: npt.NDArray[np.uint16], walker: Any) -> list[tuple[int, int, int, int]]:
+def score_hands(values: npt.NDArray[np.uint16], walker: Any) -> list[tuple[int, int, int, int]]:
     """Per-player ``(games, wins, ties, units)`` from the ``(players, boards)`` values."""
     n_players, n_boards = values.shape
     if walker is not None:
@@ -345,9 +369,14 @@ def _score_hands(values: npt.NDArray[np.uint16], walker: Any) -> list[tuple[int,
     return out
 
 
-def work(players: Sequence[npt.NDArray[np.integer[Any]]], known: Sequence[int], dead: Sequence[int]) -> float:
+def work(
+    players: Sequence[npt.NDArray[np.integer[Any]]],
+    known: Sequence[int],
+    dead: Sequence[int],
+    deck: Sequence[int] = range(52),
+) -> float:
     """A cost estimate of :func:`deals`, in board-combo steps: boards times (combos + deals x players)."""
-    boards = comb(len(board_cards(known, dead)), 5 - len(known))
+    boards = comb(len(board_cards(known, dead, deck)), 5 - len(known))
     n_deals = prod(len(p) for p in players)
     if n_deals <= MAX_DEALS:
         n_deals = count_deals(players)
