@@ -40,7 +40,18 @@ from .games import HOLDEM, resolve
 from .ranges import combo_indices
 from .tables import Tables, get_tables
 
-__all__ = ["MAX_DEALS", "SPLIT", "DealCounts", "board_cards", "count_deals", "deals", "draw_index", "hands", "score_hands", "work"]
+__all__ = [
+    "MAX_DEALS",
+    "SPLIT",
+    "DealCounts",
+    "board_cards",
+    "count_deals",
+    "deals",
+    "draw_index",
+    "hands",
+    "score_hands",
+    "work",
+]
 
 #: Most deals (tuples of combos, one per player) :func:`deals` enumerates;
 #: its counters take 24 bytes per player and deal for each thread.
