@@ -368,7 +368,7 @@ def test_equity_table_with_a_stub(capsys: pytest.CaptureFixture[str], monkeypatc
     monkeypatch.setitem(sys.modules, "twoplustwo.equity", SimpleNamespace(equity=equity, equity_table=equity_table))
     code, out, err = run(["equity", "AsAh", "Ks Kh", "--board", "2c 7d", "--board", "9s", "--dead", "3c"], capsys)
     assert (code, err) == (0, "")
-    options = {"method": "auto", "stderr": None, "samples": None, "seed": None, "threads": None}
+    options = {"game": "holdem", "method": "auto", "stderr": None, "samples": None, "seed": None, "threads": None}
     assert calls == [([[51, 50], [47, 46]], [0, 21, 31], [4], options)]
     lines = out.splitlines()
     assert lines[0] == "board: 2c 7d 9s; dead: 3c"
@@ -395,6 +395,26 @@ def test_equity_monte_carlo(capsys: pytest.CaptureFixture[str]) -> None:
     assert aces[-1] == "50,000" and 0 < float(aces[5]) < 1  # a standard error in percent
     assert abs(float(aces[4]) - 81.9) < 4 * float(aces[5]) + 0.1  # AA against KK: about 82%
     assert run(argv, capsys)[1] == out  # the same seed, the same run
+
+
+def test_equity_of_other_games(capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib
+
+    from twoplustwo import cli
+
+    # Written twice so that the command line imports no numpy before it must.
+    assert cli.EQUITY_GAMES == importlib.import_module("twoplustwo.equity").EQUITY_GAMES
+    argv = ["equity", "As Kh Qs 2d", "Ah Ks 5c 4c", "--game", "omaha-hilo", "--board", "2h 3d 4d"]
+    code, out, err = run(argv, capsys)
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "game: omaha-hilo; board: 2h 3d 4d; dead: none"
+    # The figures tests/test_omaha_equity.py checks against a brute force.
+    assert lines[3].split() == ["Ah", "Ks", "5c", "4c", "83.537", "16.463", "92.409", "685", "135", "820"]
+    code, out, err = run(["equity", "AsKs", "QhQd", "--game", "short-deck"], capsys)
+    assert (code, err) == (0, "") and out.splitlines()[2].split()[-1] == "201,376"  # C(32, 5) boards
+    line = assert_one_error_line(*run(["equity", "AsKs", "2c2d", "--game", "short-deck"], capsys))
+    assert "not in the short-deck deck" in line
 
 
 def test_range_command(capsys: pytest.CaptureFixture[str]) -> None:

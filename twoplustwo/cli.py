@@ -64,6 +64,10 @@ from .values import CATEGORIES, category_counts, describe, differs_from_publishe
 
 __all__ = ["main"]
 
+#: The games ``equity`` plays (twoplustwo.equity.EQUITY_GAMES, which would
+#: import numpy here).
+EQUITY_GAMES = (*GAMES, "omaha", "omaha-hilo")
+
 PROG = "twoplustwo"
 
 #: Exit codes: bad input or usage, and tables that are missing or damaged.
@@ -270,17 +274,17 @@ def _cmd_enumerate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _player(word: str) -> str | list[int]:
-    """A command-line player: card ints or names making two cards are a hand, other text a range."""
+def _player(word: str, omaha: bool) -> str | list[int]:
+    """A command-line player: card ints or names making a hand (2 cards, or 4-6 in Omaha) are one, else a range."""
     try:
         cards = parse_words([word])
     except ValueError:
         return word
-    return cards if len(cards) == 2 else word
+    return cards if len(cards) in ((4, 5, 6) if omaha else (2,)) else word
 
 
 def _cmd_equity(args: argparse.Namespace) -> int:
-    players = [_player(w) for w in args.players]
+    players = [_player(w, args.game.startswith("omaha")) for w in args.players]
     board = _card_list(args.board)
     dead = _card_list(args.dead)
     # Hands against each other and the board before any table is loaded;
@@ -298,13 +302,15 @@ def _cmd_equity(args: argparse.Namespace) -> int:
         players,
         board=board,
         dead=dead,
+        game=args.game,
         method=method,
         stderr=args.stderr,
         samples=args.samples,
         seed=args.seed,
         threads=args.threads,
     )
-    print(f"board: {format_cards(board) or 'none'}; dead: {format_cards(dead) or 'none'}")
+    game = "" if args.game == HOLDEM else f"game: {args.game}; "
+    print(f"{game}board: {format_cards(board) or 'none'}; dead: {format_cards(dead) or 'none'}")
     print(equity_table(results))
     return 0
 
@@ -413,6 +419,12 @@ def _parser() -> _Parser:
     sp.add_argument("--samples", type=int, metavar="N", help="Monte Carlo: stop after N games")
     sp.add_argument("--seed", type=int, metavar="N", help="Monte Carlo: seed, for a reproducible run")
     sp.add_argument("--threads", type=int, metavar="N", help="threads (default: one per CPU)")
+    sp.add_argument(
+        "--game",
+        choices=EQUITY_GAMES,
+        default=HOLDEM,
+        help="holdem (the default), short-deck, short-deck-classic, or omaha / omaha-hilo (hands of 4-6 cards)",
+    )
 
     sp = add("range", _cmd_range, "the combos of a range and its canonical notation")
     sp.add_argument("range", metavar="RANGE", help="a range such as 'QQ+,AKs' or '[50]99-66[/50],AhKh'")
