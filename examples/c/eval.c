@@ -6,31 +6,56 @@
  * parses manifest.json with a small strict JSON parser, checks every field,
  * maps each table file read-only after checking its .npy header and size,
  * checks once that every entry is in range (so that no walk, even of a
- * damaged set, can leave the maps) and then:
+ * damaged set, can leave the maps) and then evaluates hands.
  *
- *   eval [--verify] [--dag7] [TABLES_DIR] < hands.txt
+ * It knows every role of format version 1: hold'em's 20, and the game roles
+ * <game>/dag7/layer1..7, <game>/dag7/value5 and value6 of the other games a
+ * set holds (short deck: section 13). Every listed game role is checked like
+ * hold'em's (its fields, its length against nodes["<game>/dag7"], the range
+ * of its node entries) and mapped, whichever game is evaluated.
+ *
+ *   eval [--verify] [--game NAME] [--dag7] [TABLES_DIR] < hands.txt
  *       reads one hand per line ("As Kd 7h 7c 2s 3d 9c": 5 to 7 cards in
  *       the card text notation of section 6.1, separated by blanks or
  *       commas) and prints "<cards> <category> <value>" per hand. A bad
- *       line (unknown card, duplicate, wrong count) gets one error line on
- *       stderr and no output line; the others go on, and the exit status
- *       is 1 if any line was bad. Blank lines and lines starting with '#'
- *       are skipped. 5- and 6-card hands walk the dedicated dag5 and dag6;
- *       --dag7 walks them through dag7 and dag7/value5, value6.
+ *       line (unknown card, card outside the game's deck, duplicate, wrong
+ *       count) gets one error line on stderr and no output line; the others
+ *       go on, and the exit status is 1 if any line was bad. Blank lines and
+ *       lines starting with '#' are skipped. In hold'em, 5- and 6-card hands
+ *       walk the dedicated dag5 and dag6; --dag7 walks them through dag7 and
+ *       dag7/value5, value6.
  *
- *   eval [--verify] --all [TABLES_DIR]
- *       walks all 133,784,560 seven-card hands in lexicographic order
- *       (c1 < c2 < ... < c7, reusing each prefix's node) and prints the
- *       category counts and the walk time.
+ *   --game NAME (default holdem) evaluates another game of the set, such as
+ *       short-deck or short-deck-classic (section 13): its hands walk the
+ *       first 5, 6 or 7 layers of <game>/dag7, and 5- and 6-card hands look
+ *       the node up in <game>/dag7/value5 or value6. The game's deck, hand
+ *       sizes, values (1..N) and categories come from the manifest's
+ *       games[NAME] entry, checked on load (section 13; hold'em never reads
+ *       it, its values and categories are section 7's). A card outside the
+ *       deck, such as a deuce in short deck, is a bad line. A NAME the set
+ *       does not know is exit status 2, naming the games it knows; a set that
+ *       lists a game but not all 9 of its roles, or its roles but no games
+ *       entry, is a table error (exit status 2).
  *
- *   eval [--verify] --check [TABLES_DIR]
+ *   eval [--verify] [--game NAME] --all [TABLES_DIR]
+ *       walks every 7-card hand of the game's deck in lexicographic order
+ *       (c1 < c2 < ... < c7, reusing each prefix's node): 133,784,560 in
+ *       hold'em, 8,347,680 in short deck; prints the category counts
+ *       (strongest first), the total and the walk time.
+ *
+ *   eval [--verify] [--game NAME] --check [TABLES_DIR]
  *       loads the set and says so: exit status 0 for a loadable set, 2 with
- *       an error naming the file and the field at fault otherwise.
+ *       an error naming the file and the field at fault otherwise. With
+ *       --game it also checks that game's games entry, and that every value
+ *       in its DAG is one of its values (other games' values are not
+ *       indices, and are only bounded by their own games entry, which a
+ *       reader of one game must not refuse a set for).
  *
- *   eval [--verify] --vectors FILE [TABLES_DIR]
+ *   eval [--verify] [--game NAME] --vectors FILE [TABLES_DIR]
  *       checks every "<cards>\t<value>" line of FILE (the format of
- *       tables/conformance/vectors.txt) through both walks of section 5.2;
- *       exit status 1 if any value differs or any line is malformed.
+ *       tables/conformance/vectors.txt): in hold'em through both walks of
+ *       section 5.2, in another game through its DAG; exit status 1 if any
+ *       value differs or any line is malformed.
  *
  * --verify also checks every file's SHA-256 against the manifest, as a
  * reader must before trusting files from elsewhere (checklist item R1).
@@ -53,7 +78,8 @@
 #include <unistd.h>
 
 #define FORMAT_VERSION 1
-#define MAX_VALUE 7462
+#define MAX_VALUE 7462 /* hold'em's values are 1..7462 (section 7) */
+#define MAX_GAME_VALUES 65535 /* the most values of another game this reader takes, as the Python runtime */
 #define MAX_INT 9007199254740991ULL /* 2**53 - 1: every JSON parser reads it exactly */
 #define MAX_DEPTH 64
 #define MAX_MANIFEST (1L << 20)
@@ -62,6 +88,9 @@
 #define MAX_READS 5
 #define MAX_STR 256 /* a name is at most 255 bytes */
 #define NROLES 20
+#define GAME_ROLES 9
+
+static const char HOLDEM[] = "holdem";
 
 static const char *const CATEGORY[9] = {
     "high_card", "pair", "two_pair", "three_of_a_kind", "straight",
@@ -69,6 +98,24 @@ static const char *const CATEGORY[9] = {
 };
 /* First value of each category; the last one ends at MAX_VALUE. */
 static const int CATEGORY_FIRST[9] = {1, 1278, 4138, 4996, 5854, 5864, 7141, 7297, 7453};
+
+/* Section 13.1's categories of the two short decks, for a games entry of
+ * theirs that gives no categories of its own. */
+#define SHORT_DECK_VALUES 1404
+static const struct {
+    const char *game;
+    const char *name[9];
+    uint32_t first[9];
+} SECTION_13_1[2] = {
+    {"short-deck",
+     {"high_card", "pair", "two_pair", "straight", "three_of_a_kind", "full_house", "flush", "four_of_a_kind",
+      "straight_flush"},
+     {1, 121, 625, 877, 883, 1135, 1207, 1327, 1399}},
+    {"short-deck-classic",
+     {"high_card", "pair", "two_pair", "three_of_a_kind", "straight", "full_house", "flush", "four_of_a_kind",
+      "straight_flush"},
+     {1, 121, 625, 877, 1129, 1135, 1207, 1327, 1399}},
+};
 
 /* Roles in a fixed order: dag5/layer1..5 are 0..4, dag6/layer1..6 are
  * 5..10, dag7/layer1..7 are 11..17, then dag7/value5 and dag7/value6. */
@@ -82,6 +129,11 @@ static const int FIRST_ROLE[3] = {0, 5, 11}; /* of dag5, dag6, dag7 */
 #define VALUE5 18
 #define VALUE6 19
 
+/* A game role is "<game>/dag7/" and one of these: layers 0..6, values 7, 8. */
+static const char *const GAME_ROLE[GAME_ROLES] = {
+    "layer1", "layer2", "layer3", "layer4", "layer5", "layer6", "layer7", "value5", "value6",
+};
+
 static void die(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
@@ -90,6 +142,16 @@ static void die(const char *fmt, ...) {
     fputc('\n', stderr);
     va_end(ap);
     exit(2);
+}
+
+/* Room for element n of a growing array of *cap elements. */
+static void *grow(void *p, int n, int *cap, size_t size) {
+    void *q;
+    if (n < *cap) return p;
+    q = realloc(p, (size_t)(*cap ? 2 * *cap : 8) * size);
+    if (!q) die("out of memory");
+    *cap = *cap ? 2 * *cap : 8;
+    return q;
 }
 
 /* ------------------------------------------------------------ JSON */
@@ -300,6 +362,7 @@ static void int_value(struct parser *ps, struct jint *out) {
     skip(ps);
     out->rawlen = (int)(ps->p - out->raw);
     out->kind = BAD;
+    out->v = 0;
 }
 
 static void str_value(struct parser *ps, struct jstr *out) {
@@ -312,6 +375,30 @@ static void str_value(struct parser *ps, struct jstr *out) {
     out->rawlen = (int)(ps->p - out->raw);
     out->kind = BAD;
     out->s[0] = '\0';
+}
+
+
+/* A list of integers at ps (peek(ps) is '['): keeps the first cap in v and
+ * returns how many it holds; *good is 0 if any is not an integer in range. */
+static int int_list(struct parser *ps, uint64_t *v, int cap, int *good) {
+    int n = 0;
+    *good = 1;
+    enter(ps);
+    ps->p++;
+    if (peek(ps) != ']') {
+        for (;;) {
+            struct jint x;
+            int_value(ps, &x);
+            *good &= x.kind == GOOD;
+            if (n < cap) v[n] = x.v;
+            n++;
+            if (peek(ps) == ',') { ps->p++; continue; }
+            break;
+        }
+    }
+    expect(ps, ']');
+    ps->depth--;
+    return n;
 }
 
 /* ------------------------------------------------------------ manifest */
@@ -327,12 +414,33 @@ struct entry {
     int width;            /* bytes per entry, once checked */
 };
 
+/* Another game's DAG "<game>/dag7", made by the first of its roles listed. */
+struct gdag {
+    char game[MAX_STR];
+    int role[GAME_ROLES]; /* its files[] entries: indices into manifest.gr, -1 if not listed */
+    uint64_t nodes[7];    /* nodes["<game>/dag7"], once checked */
+};
+
+/* One listed game role. */
+struct grole {
+    int dag, which;       /* manifest.g[dag], GAME_ROLE[which] */
+    char role[MAX_STR];
+    struct entry e;
+};
+
 struct manifest {
+    const char *text;     /* the manifest's text, for a second look at nodes and games */
     struct jint version;
-    int files_kind, nodes_kind;
+    int files_kind, nodes_kind, games_kind;
     int dag_kind[3], dag_count[3];
     uint64_t nodes[3][7];
     struct entry e[NROLES];
+    struct gdag *g;       /* other games' DAGs, in the order their first role is listed */
+    int ng, gcap;
+    struct grole *gr;     /* their listed roles, in file order */
+    int ngr, grcap;
+    const char *nodes_raw, *games_raw; /* the nodes and games values */
+    int nodes_len, games_len;
     char error[600];      /* the first defect of a files[] entry, in file order */
 };
 
@@ -352,6 +460,49 @@ static int role_index(const struct jstr *s) {
     for (int i = 0; i < NROLES; i++)
         if (!strcmp(s->s, ROLE[i])) return i;
     return -1;
+}
+
+/* A game's name: [a-z][a-z0-9]*(-[a-z0-9]+)* (section 2). */
+static int game_name_ok(const char *s, size_t n) {
+    if (n == 0 || s[0] < 'a' || s[0] > 'z') return 0;
+    for (size_t i = 1; i < n; i++) {
+        char c = s[i];
+        if (c == '-') {
+            if (i + 1 == n || s[i + 1] == '-') return 0;
+        } else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Which GAME_ROLE a role "<game>/dag7/..." is, with its game's name length;
+ * -1 for any other role. */
+static int game_role(const struct jstr *s, size_t *game_len) {
+    const char *slash;
+    if (s->nul || s->len >= MAX_STR || !(slash = strchr(s->s, '/'))) return -1;
+    if (!game_name_ok(s->s, (size_t)(slash - s->s)) || strncmp(slash, "/dag7/", 6)) return -1;
+    for (int i = 0; i < GAME_ROLES; i++) {
+        if (!strcmp(slash + 6, GAME_ROLE[i])) {
+            *game_len = (size_t)(slash - s->s);
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* The DAG of game[0..len), added if it is new. */
+static int gdag_index(struct manifest *m, const char *game, size_t len) {
+    struct gdag *g;
+    for (int d = 0; d < m->ng; d++)
+        if (strlen(m->g[d].game) == len && !memcmp(m->g[d].game, game, len)) return d;
+    m->g = grow(m->g, m->ng, &m->gcap, sizeof *m->g);
+    g = &m->g[m->ng];
+    memset(g, 0, sizeof *g);
+    memcpy(g->game, game, len);
+    g->game[len] = '\0';
+    for (int w = 0; w < GAME_ROLES; w++) g->role[w] = -1;
+    return m->ng++;
 }
 
 static void dup_key(struct parser *ps, const char *key) {
@@ -435,21 +586,35 @@ static void file_object(struct parser *ps, struct manifest *m, int index) {
                  role.kind == MISSING ? "nothing" : got);
         return;
     }
-    int r = role_index(&role);
-    if (r < 0) return;
-    if (m->e[r].present) {
-        snprintf(m->error, sizeof m->error, "%s: role '%s' appears twice", ps->where, ROLE[r]);
+    int r = role_index(&role), d = -1, which = -1;
+    size_t game_len = 0;
+    if (r < 0) {
+        which = game_role(&role, &game_len);
+        if (which < 0) return; /* a role of a later version: not ours to read */
+        d = gdag_index(m, role.s, game_len);
+    }
+    if (r >= 0 ? m->e[r].present : m->g[d].role[which] >= 0) {
+        snprintf(m->error, sizeof m->error, "%s: role '%s' appears twice", ps->where, role.s);
         return;
     }
     for (int i = 0; i < 7; i++) {
         if (!seen[i]) {
             snprintf(m->error, sizeof m->error, "%s: files[%d] must have keys for every field; %s has no '%s'",
-                     ps->where, index, ROLE[r], keys[i]);
+                     ps->where, index, role.s, keys[i]);
             return;
         }
     }
     e.present = 1;
-    m->e[r] = e;
+    if (r >= 0) {
+        m->e[r] = e;
+        return;
+    }
+    m->gr = grow(m->gr, m->ngr, &m->grcap, sizeof *m->gr);
+    m->gr[m->ngr].dag = d;
+    m->gr[m->ngr].which = which;
+    memcpy(m->gr[m->ngr].role, role.s, role.len + 1);
+    m->gr[m->ngr].e = e;
+    m->g[d].role[which] = m->ngr++;
 }
 
 static void nodes_object(struct parser *ps, struct manifest *m) {
@@ -466,22 +631,8 @@ static void nodes_object(struct parser *ps, struct manifest *m) {
                 if (!strcmp(k.s, dag_names[i])) d = i;
             if (d >= 0 && seen[d]++) dup_key(ps, dag_names[d]);
             if (d >= 0 && peek(ps) == '[') {
-                int n = 0, good = 1;
-                enter(ps);
-                ps->p++;
-                if (peek(ps) != ']') {
-                    for (;;) {
-                        struct jint v;
-                        int_value(ps, &v);
-                        good &= v.kind == GOOD && v.v >= 1;
-                        if (n < 7) m->nodes[d][n] = v.v;
-                        n++;
-                        if (peek(ps) == ',') { ps->p++; continue; }
-                        break;
-                    }
-                }
-                expect(ps, ']');
-                ps->depth--;
+                int good, n = int_list(ps, m->nodes[d], 7, &good);
+                for (int i = 0; i < n && i < 7; i++) good &= m->nodes[d][i] >= 1;
                 m->dag_count[d] = n;
                 m->dag_kind[d] = good ? GOOD : BAD;
             } else {
@@ -496,11 +647,48 @@ static void nodes_object(struct parser *ps, struct manifest *m) {
     ps->depth--;
 }
 
+/* nodes[key] for another game's DAG: a second look at the nodes object,
+ * which the first pass parsed whole (so it is well-formed). */
+static void game_nodes(const struct manifest *m, const char *key, const char *where, uint64_t v[7], int *count,
+                       int *kind) {
+    struct parser ps = {m->text, m->nodes_raw, m->nodes_raw + m->nodes_len, where, 1};
+    int seen = 0;
+    *kind = MISSING;
+    *count = 0;
+    if (m->nodes_kind != GOOD) return;
+    ps.p++;
+    if (peek(&ps) == '}') return;
+    for (;;) {
+        struct jstr k;
+        string(&ps, &k);
+        expect(&ps, ':');
+        if (!k.nul && k.len < MAX_STR && !strcmp(k.s, key)) {
+            if (seen++) dup_key(&ps, key);
+            if (peek(&ps) == '[') {
+                int good;
+                *count = int_list(&ps, v, 7, &good);
+                for (int i = 0; i < *count && i < 7; i++) good &= v[i] >= 1;
+                *kind = good ? GOOD : BAD;
+            } else {
+                skip(&ps);
+                *kind = BAD;
+            }
+        } else {
+            skip(&ps);
+        }
+        if (peek(&ps) == ',') { ps.p++; continue; }
+        break;
+    }
+}
+
 /* Parses the whole text first (so any JSON error wins), then checks. */
 static void parse_manifest(const char *text, size_t len, const char *where, struct manifest *m) {
     struct parser ps = {text, text, text + len, where, 0};
-    int seen[3] = {0};
+    int seen[4] = {0};
+    free(m->g);
+    free(m->gr);
     memset(m, 0, sizeof *m);
+    m->text = text;
     if (peek(&ps) != '{') {
         skip(&ps);
         if (peek(&ps) != -1) perr(&ps, "more after the value");
@@ -539,12 +727,21 @@ static void parse_manifest(const char *text, size_t len, const char *where, stru
             } else if (!k.nul && !strcmp(k.s, "nodes")) {
                 if (seen[2]++) dup_key(&ps, "nodes");
                 if (peek(&ps) == '{') {
+                    m->nodes_raw = ps.p;
                     nodes_object(&ps, m);
+                    m->nodes_len = (int)(ps.p - m->nodes_raw);
                     m->nodes_kind = GOOD;
                 } else {
                     skip(&ps);
                     m->nodes_kind = BAD;
                 }
+            } else if (!k.nul && !strcmp(k.s, "games")) {
+                /* Read only for the game evaluated (section 13): here just found. */
+                if (seen[3]++) dup_key(&ps, "games");
+                m->games_kind = peek(&ps) == '{' ? GOOD : BAD;
+                m->games_raw = ps.p;
+                skip(&ps);
+                m->games_len = (int)(ps.p - m->games_raw);
             } else {
                 skip(&ps);
             }
@@ -572,6 +769,42 @@ static int sha_ok(const struct jstr *s) {
     return 1;
 }
 
+/* The fields of one files[] entry of a known role (checklist item R7). */
+static void check_entry(struct entry *e, const char *role, const char *where) {
+    char got[64];
+    if (!name_ok(&e->name)) {
+        shown(got, sizeof got, e->name.raw, e->name.rawlen);
+        die("%s: %s: file name %s must be a plain file name (field name: 1 to 255 of A-Z a-z 0-9 . _ -, "
+            "not starting with '.')", where, role, got);
+    }
+    if (e->dtype.kind == GOOD && !strcmp(e->dtype.s, "|u1")) e->width = 1;
+    else if (e->dtype.kind == GOOD && !strcmp(e->dtype.s, "<u2")) e->width = 2;
+    else if (e->dtype.kind == GOOD && !strcmp(e->dtype.s, "<u4")) e->width = 4;
+    else {
+        shown(got, sizeof got, e->dtype.raw, e->dtype.rawlen);
+        die("%s: %s: unsupported dtype %s (field dtype: one of |u1, <u2, <u4)", where, role, got);
+    }
+    if (e->shape_kind != GOOD || e->length.v > MAX_INT) {
+        shown(got, sizeof got, e->shape_raw, e->shape_rawlen);
+        die("%s: %s: shape must be [length], one integer 0..2**53-1, got %s", where, role, got);
+    }
+    if (e->offset.kind != GOOD || e->offset.v < ALIGN || e->offset.v > MAX_OFFSET || e->offset.v % ALIGN) {
+        shown(got, sizeof got, e->offset.raw, e->offset.rawlen);
+        die("%s: %s: offset must be an integer multiple of %d from %d to %d, got %s", where, role, ALIGN,
+            ALIGN, MAX_OFFSET, got);
+    }
+    /* length <= 2**53 - 1 and width <= 4: the product cannot wrap. */
+    if (e->nbytes.kind != GOOD || e->nbytes.v != e->length.v * (uint64_t)e->width) {
+        shown(got, sizeof got, e->nbytes.raw, e->nbytes.rawlen);
+        die("%s: %s: nbytes is %s, but shape [%llu] of %s is %llu bytes", where, role, got,
+            (unsigned long long)e->length.v, e->dtype.s, (unsigned long long)(e->length.v * (uint64_t)e->width));
+    }
+    if (!sha_ok(&e->sha256)) {
+        shown(got, sizeof got, e->sha256.raw, e->sha256.rawlen);
+        die("%s: %s: sha256 must be 64 lowercase hex digits, got %s", where, role, got);
+    }
+}
+
 /* The checks of section 2, in the order the Python reader makes them. */
 static void check_manifest(struct manifest *m, const char *where) {
     char got[64];
@@ -584,41 +817,8 @@ static void check_manifest(struct manifest *m, const char *where) {
     if (m->error[0]) die("%s", m->error);
     for (int r = 0; r < NROLES; r++)
         if (!m->e[r].present) die("%s: missing role '%s'", where, ROLE[r]);
-    for (int r = 0; r < NROLES; r++) {
-        struct entry *e = &m->e[r];
-        const char *role = ROLE[r];
-        if (!name_ok(&e->name)) {
-            shown(got, sizeof got, e->name.raw, e->name.rawlen);
-            die("%s: %s: file name %s must be a plain file name (field name: 1 to 255 of A-Z a-z 0-9 . _ -, "
-                "not starting with '.')", where, role, got);
-        }
-        if (e->dtype.kind == GOOD && !strcmp(e->dtype.s, "|u1")) e->width = 1;
-        else if (e->dtype.kind == GOOD && !strcmp(e->dtype.s, "<u2")) e->width = 2;
-        else if (e->dtype.kind == GOOD && !strcmp(e->dtype.s, "<u4")) e->width = 4;
-        else {
-            shown(got, sizeof got, e->dtype.raw, e->dtype.rawlen);
-            die("%s: %s: unsupported dtype %s (field dtype: one of |u1, <u2, <u4)", where, role, got);
-        }
-        if (e->shape_kind != GOOD || e->length.v > MAX_INT) {
-            shown(got, sizeof got, e->shape_raw, e->shape_rawlen);
-            die("%s: %s: shape must be [length], one integer 0..2**53-1, got %s", where, role, got);
-        }
-        if (e->offset.kind != GOOD || e->offset.v < ALIGN || e->offset.v > MAX_OFFSET || e->offset.v % ALIGN) {
-            shown(got, sizeof got, e->offset.raw, e->offset.rawlen);
-            die("%s: %s: offset must be an integer multiple of %d from %d to %d, got %s", where, role, ALIGN,
-                ALIGN, MAX_OFFSET, got);
-        }
-        /* length <= 2**53 - 1 and width <= 4: the product cannot wrap. */
-        if (e->nbytes.kind != GOOD || e->nbytes.v != e->length.v * (uint64_t)e->width) {
-            shown(got, sizeof got, e->nbytes.raw, e->nbytes.rawlen);
-            die("%s: %s: nbytes is %s, but shape [%llu] of %s is %llu bytes", where, role, got,
-                (unsigned long long)e->length.v, e->dtype.s, (unsigned long long)(e->length.v * (uint64_t)e->width));
-        }
-        if (!sha_ok(&e->sha256)) {
-            shown(got, sizeof got, e->sha256.raw, e->sha256.rawlen);
-            die("%s: %s: sha256 must be 64 lowercase hex digits, got %s", where, role, got);
-        }
-    }
+    for (int r = 0; r < NROLES; r++) check_entry(&m->e[r], ROLE[r], where);
+    for (int i = 0; i < m->ngr; i++) check_entry(&m->gr[i].e, m->gr[i].role, where);
     if (m->nodes_kind != GOOD) die("%s: 'nodes' must map each DAG to its node counts", where);
     for (int d = 0; d < 3; d++) {
         int n = d + 5;
@@ -639,6 +839,30 @@ static void check_manifest(struct manifest *m, const char *where) {
         if (e->length.v != m->nodes[2][depth])
             die("%s: dag7/value%d has %llu entries (shape), expected one per depth-%d node: nodes['dag7'][%d] = %llu",
                 where, depth, (unsigned long long)e->length.v, depth, depth, (unsigned long long)m->nodes[2][depth]);
+    }
+    /* Every other game's DAG with a role listed: its nodes entry, and the
+     * length of each listed role (section 4), even when evaluating hold'em. */
+    for (int d = 0; d < m->ng; d++) {
+        struct gdag *g = &m->g[d];
+        char key[MAX_STR + 8];
+        int count, kind;
+        snprintf(key, sizeof key, "%s/dag7", g->game);
+        game_nodes(m, key, where, g->nodes, &count, &kind);
+        if (kind != GOOD || count != 7 || g->nodes[0] != 1)
+            die("%s: nodes['%s'] must list 7 node counts, integers 1..2**53-1 starting with 1 (the root), for the "
+                "roles %s/...", where, key, key);
+        for (int w = 0; w < GAME_ROLES; w++) {
+            const struct grole *r = g->role[w] >= 0 ? &m->gr[g->role[w]] : NULL;
+            if (!r) continue;
+            if (w < 7 && r->e.length.v != g->nodes[w] * 52)
+                die("%s: %s has %llu entries, expected %llu (shape; nodes['%s'][%d] = %llu nodes x 52 cards)", where,
+                    r->role, (unsigned long long)r->e.length.v, (unsigned long long)(g->nodes[w] * 52), key, w,
+                    (unsigned long long)g->nodes[w]);
+            if (w >= 7 && r->e.length.v != g->nodes[w - 2])
+                die("%s: %s has %llu entries (shape), expected one per depth-%d node: nodes['%s'][%d] = %llu", where,
+                    r->role, (unsigned long long)r->e.length.v, w - 2, key, w - 2,
+                    (unsigned long long)g->nodes[w - 2]);
+        }
     }
 }
 
@@ -663,15 +887,41 @@ static inline uint32_t get(const struct array *a, uint64_t i) {
     }
 }
 
+/* The file of a listed game role. */
+struct gfile {
+    struct array a;
+    char *path;
+};
+
 struct tables {
     struct array a[NROLES];
     struct manifest m;
     char path[NROLES][4096];
+    struct gfile *gf;          /* one per m.gr */
 };
 
-static const struct array *dag_layers(const struct tables *t, int n) {
-    return &t->a[FIRST_ROLE[n - 5]];
-}
+/* A category: its values first..last. */
+struct category {
+    char name[MAX_STR];        /* as printed: one word, blanks made '_' */
+    uint32_t first, last;
+};
+
+/* The game evaluated: hold'em, or another game of the set. */
+struct game {
+    const char *name;
+    int holdem;
+    int gdag;                      /* another game: its DAG, manifest.g[gdag]; -1 for hold'em */
+    char dag[MAX_STR + 8];         /* "dag7" or "<game>/dag7" */
+    uint64_t deck;                 /* one bit per card of the deck */
+    int ndeck, cards[52];          /* the deck's cards, increasing */
+    int sizes;                     /* bit n set: the game evaluates n-card hands */
+    uint32_t values;               /* its values are 1..values */
+    int ncat, catcap;
+    struct category *cat;          /* weakest first, from 1 to values without a gap */
+    const struct array *layer[7];  /* the 7-card DAG */
+    const struct array *value[2];  /* its value5 and value6 */
+    const struct array *own[2];    /* hold'em: dag5/layer1 and dag6/layer1, the first of their DAG's layers */
+};
 
 static int utf8_error(const unsigned char *s, size_t n, size_t *at) {
     size_t i = 0;
@@ -829,33 +1079,51 @@ static void unmap_all(struct tables *t) {
         if (t->a[r].base) munmap(t->a[r].base, t->a[r].size);
         memset(&t->a[r], 0, sizeof t->a[r]);
     }
+    for (int i = 0; t->gf && i < t->m.ngr; i++) {
+        if (t->gf[i].a.base) munmap(t->gf[i].a.base, t->gf[i].a.size);
+        free(t->gf[i].path);
+    }
+    free(t->gf);
+    t->gf = NULL;
+}
+
+/* Entries of array a must be below limit. */
+static void check_range(const struct array *a, uint64_t limit, int value, const char *path, const char *role,
+                        const char *game) {
+    for (uint64_t i = 0; i < a->length; i++) {
+        uint32_t v = get(a, i);
+        if (v < limit) continue;
+        if (value)
+            die("%s (%s): entry %llu is %u, not a value of %s (1..%llu): damaged tables", path, role,
+                (unsigned long long)i, v, game, (unsigned long long)(limit - 1));
+        die("%s (%s): entry %llu is %u, out of range (at most %llu): damaged tables", path, role,
+            (unsigned long long)i, v, (unsigned long long)(limit - 1));
+    }
 }
 
 /* Every entry of a non-final layer must be a node of the next depth, and
  * every value at most 7462 (dead entries of a last layer may be 0): after
- * this no walk of valid cards, or of any cards 0..51, can leave the maps. */
-static void range_check(const struct tables *t) {
+ * this no walk of valid cards, or of any cards 0..51, can leave the maps.
+ * The same for every other game's DAG listed, its values bounded by the
+ * game's own count when it is the game evaluated: they are never indices,
+ * and another game's games entry must not stop this one from loading. */
+static void range_check(const struct tables *t, const struct game *g) {
     for (int d = 0; d < 3; d++) {
         int n = d + 5;
         for (int k = 1; k <= n; k++) {
             int r = FIRST_ROLE[d] + k - 1;
-            const struct array *a = &t->a[r];
-            uint64_t limit = k < n ? t->m.nodes[d][k] : MAX_VALUE + 1;
-            for (uint64_t i = 0; i < a->length; i++) {
-                uint32_t v = get(a, i);
-                if (v >= limit)
-                    die("%s (%s): entry %llu is %u, out of range (at most %llu): damaged tables", t->path[r], ROLE[r],
-                        (unsigned long long)i, v, (unsigned long long)(limit - 1));
-            }
+            if (k < n) check_range(&t->a[r], t->m.nodes[d][k], 0, t->path[r], ROLE[r], HOLDEM);
+            else check_range(&t->a[r], MAX_VALUE + 1, 0, t->path[r], ROLE[r], HOLDEM);
         }
     }
-    for (int r = VALUE5; r <= VALUE6; r++) {
-        for (uint64_t i = 0; i < t->a[r].length; i++) {
-            uint32_t v = get(&t->a[r], i);
-            if (v > MAX_VALUE)
-                die("%s (%s): entry %llu is %u, not a value: damaged tables", t->path[r], ROLE[r],
-                    (unsigned long long)i, v);
-        }
+    for (int r = VALUE5; r <= VALUE6; r++) check_range(&t->a[r], MAX_VALUE + 1, 1, t->path[r], ROLE[r], HOLDEM);
+    for (int i = 0; i < t->m.ngr; i++) {
+        const struct grole *r = &t->m.gr[i];
+        const struct gdag *gd = &t->m.g[r->dag];
+        if (r->which < 6)
+            check_range(&t->gf[i].a, gd->nodes[r->which + 1], 0, t->gf[i].path, r->role, gd->game);
+        else if (r->dag == g->gdag)
+            check_range(&t->gf[i].a, (uint64_t)g->values + 1, 1, t->gf[i].path, r->role, gd->game);
     }
 }
 
@@ -910,6 +1178,308 @@ static void sha256_hex(const unsigned char *p, size_t n, char out[65]) {
     for (int i = 0; i < 8; i++) snprintf(out + 8 * i, 9, "%08x", (unsigned)h[i]);
 }
 
+/* --------------------------------------------------------------- games */
+
+/* Appends a game's name to the list of known games, within cap bytes. */
+static void add_known(char *known, size_t cap, const char *name) {
+    size_t n = strlen(known), len = strlen(name);
+    if (n + 2 + len + 5 >= cap) {
+        if (n + 5 < cap && strcmp(known + (n >= 5 ? n - 5 : 0), ", ...")) memcpy(known + n, ", ...", 6);
+        return;
+    }
+    known[n++] = ',';
+    known[n++] = ' ';
+    for (size_t i = 0; i < len; i++) known[n++] = name[i] >= 0x20 && name[i] < 0x7F ? name[i] : '?';
+    known[n] = '\0';
+}
+
+/* games[name]: a second look at the games object (well-formed: the first
+ * pass parsed it) that also lists its games in known. Returns 1 and a
+ * parser at the entry's value if there is one. */
+static int find_game(const struct manifest *m, const char *name, const char *where, struct parser *at, char *known,
+                     size_t cap) {
+    struct parser ps = {m->text, m->games_raw, m->games_raw + m->games_len, where, 1};
+    int found = 0;
+    if (m->games_kind == MISSING) return 0;
+    if (m->games_kind != GOOD) die("%s: 'games' must map each game's name to its entry (section 13)", where);
+    ps.p++;
+    if (peek(&ps) == '}') return 0;
+    for (;;) {
+        struct jstr k;
+        string(&ps, &k);
+        expect(&ps, ':');
+        if (!k.nul && k.len < MAX_STR && strcmp(k.s, HOLDEM)) add_known(known, cap, k.s);
+        if (!k.nul && k.len < MAX_STR && !strcmp(k.s, name)) {
+            if (found++) dup_key(&ps, name);
+            peek(&ps);
+            *at = ps;
+        }
+        skip(&ps);
+        if (peek(&ps) == ',') { ps.p++; continue; }
+        break;
+    }
+    return found;
+}
+
+/* Room for nine categories, in place of any g->cat holds. */
+static struct category *nine_categories(struct game *g) {
+    free(g->cat);
+    g->cat = calloc(9, sizeof *g->cat);
+    if (!g->cat) die("out of memory");
+    g->ncat = 0;
+    g->catcap = 9;
+    return g->cat;
+}
+
+/* One [name, first, last] of games[...].categories, appended to g->cat;
+ * *bad is set if it is something else. */
+static void category_item(struct parser *ps, struct game *g, int *bad) {
+    struct jstr name;
+    struct jint first, last;
+    int n = 0;
+    memset(&name, 0, sizeof name);
+    memset(&first, 0, sizeof first);
+    memset(&last, 0, sizeof last);
+    if (peek(ps) != '[') {
+        skip(ps);
+        *bad = 1;
+        return;
+    }
+    enter(ps);
+    ps->p++;
+    if (peek(ps) != ']') {
+        for (;;) {
+            if (n == 0) str_value(ps, &name);
+            else if (n == 1) int_value(ps, &first);
+            else if (n == 2) int_value(ps, &last);
+            else skip(ps);
+            n++;
+            if (peek(ps) == ',') { ps->p++; continue; }
+            break;
+        }
+    }
+    expect(ps, ']');
+    ps->depth--;
+    if (n != 3 || name.kind != GOOD || name.nul || name.len == 0 || name.len >= MAX_STR || first.kind != GOOD ||
+        last.kind != GOOD || first.v > MAX_GAME_VALUES || last.v > MAX_GAME_VALUES || g->ncat > MAX_GAME_VALUES) {
+        *bad = 1;
+        return;
+    }
+    g->cat = grow(g->cat, g->ncat, &g->catcap, sizeof *g->cat);
+    struct category *c = &g->cat[g->ncat++];
+    /* One word on an output line: "three of a kind" is three_of_a_kind. */
+    for (size_t i = 0; i <= name.len; i++) {
+        unsigned char ch = (unsigned char)name.s[i];
+        c->name[i] = ch == ' ' ? '_' : (ch && (ch < 0x20 || ch == 0x7F)) ? '?' : (char)ch;
+    }
+    c->first = (uint32_t)first.v;
+    c->last = (uint32_t)last.v;
+}
+
+/* games[name] for another game (section 13): its deck, sizes, values, dags
+ * and categories, each checked; any defect is a table error. */
+static void game_entry(struct parser *ps, struct game *g, const char *where) {
+    enum { DECK, SIZES, VALUES, DAGS, CATEGORIES, NKEYS };
+    static const char *const keys[NKEYS] = {"deck", "sizes", "values", "dags", "categories"};
+    const char *raw[NKEYS] = {0};
+    int rawlen[NKEYS] = {0}, seen[NKEYS] = {0}, bad[NKEYS] = {0};
+    uint64_t deck[53], sizes[4];
+    int ndeck = 0, nsizes = 0, has_dag = 0;
+    struct jint values;
+    char got[64];
+    memset(&values, 0, sizeof values);
+    if (peek(ps) != '{') {
+        const char *r = ps->p;
+        skip(ps);
+        shown(got, sizeof got, r, (int)(ps->p - r));
+        die("%s: games['%s'] must be an object, got %s", where, g->name, got);
+    }
+    enter(ps);
+    ps->p++;
+    if (peek(ps) != '}') {
+        for (;;) {
+            struct jstr k;
+            int which = -1;
+            string(ps, &k);
+            expect(ps, ':');
+            for (int i = 0; i < NKEYS && !k.nul && k.len < MAX_STR; i++)
+                if (!strcmp(k.s, keys[i])) which = i;
+            if (which >= 0 && seen[which]++) dup_key(ps, keys[which]);
+            peek(ps);
+            if (which >= 0) raw[which] = ps->p;
+            switch (which) {
+            case DECK:
+            case SIZES: {
+                int good = 0;
+                if (peek(ps) != '[') skip(ps);
+                else if (which == DECK) ndeck = int_list(ps, deck, 53, &good);
+                else nsizes = int_list(ps, sizes, 4, &good);
+                bad[which] = !good;
+                break;
+            }
+            case VALUES: int_value(ps, &values); break;
+            case DAGS:
+                if (peek(ps) != '[') {
+                    skip(ps);
+                    bad[DAGS] = 1;
+                    break;
+                }
+                enter(ps);
+                ps->p++;
+                if (peek(ps) != ']') {
+                    for (;;) {
+                        struct jstr d;
+                        str_value(ps, &d);
+                        if (d.kind != GOOD) bad[DAGS] = 1;
+                        else if (!d.nul && d.len < MAX_STR && !strcmp(d.s, g->dag)) has_dag = 1;
+                        if (peek(ps) == ',') { ps->p++; continue; }
+                        break;
+                    }
+                }
+                expect(ps, ']');
+                ps->depth--;
+                break;
+            case CATEGORIES:
+                if (peek(ps) != '[') {
+                    skip(ps);
+                    bad[CATEGORIES] = 1;
+                    break;
+                }
+                enter(ps);
+                ps->p++;
+                if (peek(ps) != ']') {
+                    for (;;) {
+                        category_item(ps, g, &bad[CATEGORIES]);
+                        if (peek(ps) == ',') { ps->p++; continue; }
+                        break;
+                    }
+                }
+                expect(ps, ']');
+                ps->depth--;
+                break;
+            default: skip(ps);
+            }
+            if (which >= 0) rawlen[which] = (int)(ps->p - raw[which]);
+            if (peek(ps) == ',') { ps->p++; continue; }
+            break;
+        }
+    }
+    expect(ps, '}');
+    ps->depth--;
+
+#define GOT(key) (seen[key] ? (shown(got, sizeof got, raw[key], rawlen[key]), got) : "nothing")
+    /* deck: card ints 0..51, increasing. */
+    for (int i = 0; !bad[DECK] && i < ndeck && i < 53; i++)
+        if (deck[i] > 51 || (i && deck[i] <= deck[i - 1])) bad[DECK] = 1;
+    if (!seen[DECK] || bad[DECK] || ndeck < 1 || ndeck > 52)
+        die("%s: games['%s'].deck must list the card ints of the deck, 0..51 increasing (section 13), got %s", where,
+            g->name, GOT(DECK));
+    g->ndeck = ndeck;
+    for (int i = 0; i < ndeck; i++) {
+        g->cards[i] = (int)deck[i];
+        g->deck |= (uint64_t)1 << deck[i];
+    }
+    /* sizes: hand sizes among 5, 6, 7 (the DAG's and its value arrays'), increasing. */
+    for (int i = 0; !bad[SIZES] && i < nsizes && i < 4; i++)
+        if (sizes[i] < 5 || sizes[i] > 7 || (i && sizes[i] <= sizes[i - 1])) bad[SIZES] = 1;
+    if (!seen[SIZES] || bad[SIZES] || nsizes < 1 || nsizes > 3)
+        die("%s: games['%s'].sizes must list hand sizes from 5, 6, 7, increasing, such as [5, 6, 7], got %s", where,
+            g->name, GOT(SIZES));
+    for (int i = 0; i < nsizes; i++) g->sizes |= 1 << sizes[i];
+    if (values.kind != GOOD || values.v < 1 || values.v > MAX_GAME_VALUES)
+        die("%s: games['%s'].values must be an integer from 1 to %d (this reader's limit), got %s", where, g->name,
+            MAX_GAME_VALUES, GOT(VALUES));
+    g->values = (uint32_t)values.v;
+    if (!seen[DAGS] || bad[DAGS] || !has_dag)
+        die("%s: games['%s'].dags must be a list of strings holding '%s', got %s", where, g->name, g->dag,
+            GOT(DAGS));
+    if (!seen[CATEGORIES]) {
+        /* None given: section 13.1's, for the two short decks it defines. */
+        for (int v = 0; v < 2; v++) {
+            if (strcmp(g->name, SECTION_13_1[v].game) || g->values != SHORT_DECK_VALUES) continue;
+            g->cat = nine_categories(g);
+            for (int c = 0; c < 9; c++) {
+                snprintf(g->cat[c].name, sizeof g->cat[c].name, "%s", SECTION_13_1[v].name[c]);
+                g->cat[c].first = SECTION_13_1[v].first[c];
+                g->cat[c].last = c < 8 ? SECTION_13_1[v].first[c + 1] - 1 : SHORT_DECK_VALUES;
+            }
+            g->ncat = 9;
+            return;
+        }
+        die("%s: games['%s'] has no categories, and section 13.1 gives none for it", where, g->name);
+    }
+    uint32_t following = 1;
+    for (int c = 0; !bad[CATEGORIES] && c < g->ncat; c++) {
+        if (g->cat[c].first != following || g->cat[c].last < g->cat[c].first) bad[CATEGORIES] = 1;
+        following = g->cat[c].last + 1;
+    }
+    if (bad[CATEGORIES] || g->ncat < 1 || following != g->values + 1)
+        die("%s: games['%s'].categories must be [name, first, last] lists covering the values 1..%u in order, "
+            "without a gap or an overlap, got %s", where, g->name, g->values, GOT(CATEGORIES));
+#undef GOT
+}
+
+/* The game named name, as the manifest holds it (before the files are
+ * mapped: a game the set lacks is refused first). */
+static void choose_game(const struct manifest *m, const char *name, const char *where, struct game *g) {
+    char known[400] = "holdem", shown_name[64];
+    struct parser at;
+    int found, missing = -1;
+    free(g->cat);
+    memset(g, 0, sizeof *g);
+    g->name = name;
+    g->gdag = -1;
+    if (!strcmp(name, HOLDEM)) {
+        /* Sections 6 and 7: a reader of hold'em never reads games. */
+        g->holdem = 1;
+        strcpy(g->dag, "dag7");
+        g->ndeck = 52;
+        for (int c = 0; c < 52; c++) g->cards[c] = c;
+        g->deck = ~(uint64_t)0 >> 12;
+        g->sizes = 1 << 5 | 1 << 6 | 1 << 7;
+        g->values = MAX_VALUE;
+        g->cat = nine_categories(g);
+        for (int c = 0; c < 9; c++) {
+            snprintf(g->cat[c].name, sizeof g->cat[c].name, "%s", CATEGORY[c]);
+            g->cat[c].first = (uint32_t)CATEGORY_FIRST[c];
+            g->cat[c].last = c < 8 ? (uint32_t)CATEGORY_FIRST[c + 1] - 1 : MAX_VALUE;
+        }
+        g->ncat = 9;
+        return;
+    }
+    shown(shown_name, sizeof shown_name, name, (int)strlen(name));
+    snprintf(g->dag, sizeof g->dag, "%.*s/dag7", MAX_STR - 1, name);
+    found = find_game(m, name, where, &at, known, sizeof known);
+    for (int d = 0; d < m->ng; d++)
+        if (!strcmp(m->g[d].game, name)) g->gdag = d;
+    if (!found && g->gdag < 0) die("unknown game '%s'; known games: %s (the games of %s)", shown_name, known, where);
+    for (int w = 0; w < GAME_ROLES && missing < 0; w++)
+        if (g->gdag < 0 || m->g[g->gdag].role[w] < 0) missing = w;
+    if (missing >= 0)
+        die("%s: the set holds no %s DAG (missing role '%s/%s'): rebuild the tables with make or python -m "
+            "twoplustwo_builder, which build every game", where, shown_name, g->dag, GAME_ROLE[missing]);
+    if (!found)
+        die("%s: games has no entry '%s', though the set lists its roles (section 13); known games: %s", where,
+            shown_name, known);
+    game_entry(&at, g, where);
+}
+
+/* Points the game at its arrays, once mapped. */
+static void attach_game(const struct tables *t, struct game *g) {
+    if (g->holdem) {
+        for (int k = 0; k < 7; k++) g->layer[k] = &t->a[FIRST_ROLE[2] + k];
+        g->value[0] = &t->a[VALUE5];
+        g->value[1] = &t->a[VALUE6];
+        g->own[0] = &t->a[FIRST_ROLE[0]];
+        g->own[1] = &t->a[FIRST_ROLE[1]];
+        return;
+    }
+    const struct gdag *d = &t->m.g[g->gdag];
+    for (int k = 0; k < 7; k++) g->layer[k] = &t->gf[d->role[k]].a;
+    g->value[0] = &t->gf[d->role[7]].a;
+    g->value[1] = &t->gf[d->role[8]].a;
+}
+
 static void verify(const struct tables *t) {
     for (int r = 0; r < NROLES; r++) {
         char hex64[65];
@@ -917,49 +1487,77 @@ static void verify(const struct tables *t) {
         if (strcmp(hex64, t->m.e[r].sha256.s))
             die("%s: content does not match its sha256 in the manifest (corrupt)", t->path[r]);
     }
+    for (int i = 0; i < t->m.ngr; i++) {
+        char hex64[65];
+        sha256_hex(t->gf[i].a.base, t->gf[i].a.size, hex64);
+        if (strcmp(hex64, t->m.gr[i].e.sha256.s))
+            die("%s: content does not match its sha256 in the manifest (corrupt)", t->gf[i].path);
+    }
 }
 
 /* Reads the manifest once and maps what it lists; if a listed file is gone
  * a publish happened in between: read the manifest again and start over,
  * at most MAX_READS reads in all (section 8). */
-static void load(const char *dir, struct tables *t, int check_sha) {
+static void load(const char *dir, struct tables *t, int check_sha, const char *game, struct game *g) {
     char mpath[4096];
     int missing = -1;
     if (snprintf(mpath, sizeof mpath, "%s/manifest.json", dir) >= (int)sizeof mpath) die("%s: path too long", dir);
-    memset(t, 0, sizeof *t);
     for (int reads = 1; reads <= MAX_READS; reads++) {
         size_t len;
         char *text = read_manifest(mpath, dir, &len);
         parse_manifest(text, len, mpath, &t->m);
         check_manifest(&t->m, mpath);
+        choose_game(&t->m, game, mpath, g);
         missing = -1;
         for (int r = 0; r < NROLES && missing < 0; r++)
             if (map_file(dir, &t->m.e[r], &t->a[r], t->path[r], sizeof t->path[r])) missing = r;
+        t->gf = calloc((size_t)t->m.ngr + 1, sizeof *t->gf);
+        if (!t->gf) die("out of memory");
+        for (int i = 0; i < t->m.ngr && missing < 0; i++) {
+            char path[4096];
+            int gone = map_file(dir, &t->m.gr[i].e, &t->gf[i].a, path, sizeof path);
+            if (!(t->gf[i].path = strdup(path))) die("out of memory");
+            if (gone) missing = NROLES + i;
+        }
         if (missing < 0) break;
-        unmap_all(t);
+        if (reads < MAX_READS) unmap_all(t);
     }
     if (missing >= 0)
         die("%s: missing (listed in %s as %s; read the manifest %d times and a listed file was gone each time)",
-            t->path[missing], mpath, ROLE[missing], MAX_READS);
-    range_check(t);
+            missing < NROLES ? t->path[missing] : t->gf[missing - NROLES].path, mpath,
+            missing < NROLES ? ROLE[missing] : t->m.gr[missing - NROLES].role, MAX_READS);
+    attach_game(t, g);
+    range_check(t, g);
     if (check_sha) verify(t);
 }
 
 /* --------------------------------------------------------------- hands */
 
-static int category_of(uint32_t value) {
-    int c = 8;
-    while (c > 0 && (int)value < CATEGORY_FIRST[c]) c--;
-    return c;
+/* The category of a value: the last one starting at or below it. */
+static int category_of(const struct game *g, uint32_t value) {
+    int lo = 0, hi = g->ncat - 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (g->cat[mid].first <= value) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
 }
 
-/* Cards must be valid (0..51, no duplicates): dead transitions lead anywhere. */
-static uint32_t evaluate(const struct tables *t, const int *cards, int n, int via_dag7) {
-    const struct array *layers = dag_layers(t, via_dag7 ? 7 : n);
+/* Cards must be valid (in the deck, no duplicates): dead transitions lead
+ * anywhere. Another game, and hold'em with via_dag7, walk the first n
+ * layers of the 7-card DAG and look 5- and 6-card nodes up in value5,
+ * value6 (sections 5.2, 13); hold'em walks dag5 and dag6 otherwise. */
+static uint32_t evaluate(const struct game *g, const int *cards, int n, int via_dag7) {
     uint32_t node = 0;
-    for (int k = 0; k < n; k++) node = get(&layers[k], (uint64_t)node * 52 + (uint64_t)cards[k]);
-    if (via_dag7 && n == 5) return get(&t->a[VALUE5], node);
-    if (via_dag7 && n == 6) return get(&t->a[VALUE6], node);
+    if (g->holdem && !via_dag7 && n < 7) {
+        const struct array *layers = g->own[n - 5];
+        for (int k = 0; k < n; k++) node = get(&layers[k], (uint64_t)node * 52 + (uint64_t)cards[k]);
+        return node;
+    }
+    for (int k = 0; k < n; k++) node = get(g->layer[k], (uint64_t)node * 52 + (uint64_t)cards[k]);
+    if (n == 5) return get(g->value[0], node);
+    if (n == 6) return get(g->value[1], node);
     return node;
 }
 
@@ -987,8 +1585,10 @@ static int parse_card(const char *s, size_t len) {
     return -1;
 }
 
-/* Parses one line into cards; on error writes a message and returns -1. */
-static int parse_hand(char *line, int *cards, char *err, size_t errcap) {
+
+/* Parses one line into cards of the game's deck; on error writes a message
+ * and returns -1. */
+static int parse_hand(char *line, int *cards, char *err, size_t errcap, const struct game *g) {
     uint64_t seen = 0;
     int n = 0;
     char *p = line;
@@ -1001,6 +1601,11 @@ static int parse_hand(char *line, int *cards, char *err, size_t errcap) {
         c = parse_card(p, len);
         if (c < 0) {
             snprintf(err, errcap, "card %d ('%.*s'): not a card", n, (int)(len > 16 ? 16 : len), p);
+            return -1;
+        }
+        if (!(g->deck >> c & 1)) {
+            snprintf(err, errcap, "card %d ('%c%c'): not in the %s deck of %d cards", n, RANKS[c >> 2],
+                     SUITS[c & 3], g->name, g->ndeck);
             return -1;
         }
         if (seen >> c & 1) {
@@ -1019,6 +1624,10 @@ static int parse_hand(char *line, int *cards, char *err, size_t errcap) {
         snprintf(err, errcap, "%d cards, a hand has 5 to 7", n);
         return -1;
     }
+    if (!(g->sizes >> n & 1)) {
+        snprintf(err, errcap, "%d cards, not a hand size of %s (its games entry's sizes)", n, g->name);
+        return -1;
+    }
     return n;
 }
 
@@ -1027,33 +1636,34 @@ static int skipped(const char *line) {
     return *line == '#' || *line == '\n' || *line == '\r' || !*line;
 }
 
-static int run_lines(const struct tables *t, int via_dag7) {
+static int run_lines(const struct game *g, int via_dag7) {
     char *line = NULL;
     size_t cap = 0;
     long lineno = 0;
     int bad = 0;
     while (getline(&line, &cap, stdin) != -1) {
         int cards[7], n;
-        char err[128];
+        char err[512];
         lineno++;
         if (skipped(line)) continue;
-        n = parse_hand(line, cards, err, sizeof err);
+        n = parse_hand(line, cards, err, sizeof err, g);
         if (n < 0) {
             fprintf(stderr, "eval: line %ld: %s\n", lineno, err);
             bad = 1;
             continue;
         }
-        uint32_t v = evaluate(t, cards, n, via_dag7);
+        uint32_t v = evaluate(g, cards, n, via_dag7);
         for (int i = 0; i < n; i++) printf("%c%c ", RANKS[cards[i] >> 2], SUITS[cards[i] & 3]);
-        printf("%s %u\n", CATEGORY[category_of(v)], v);
+        printf("%s %u\n", g->cat[category_of(g, v)].name, v);
     }
     free(line);
     if (ferror(stdin)) die("reading stdin: %s", strerror(errno));
     return bad;
 }
 
-/* Lines "<cards>\t<value>": both walks of section 5.2 must give the value. */
-static int run_vectors(const struct tables *t, const char *file) {
+/* Lines "<cards>\t<value>": in hold'em both walks of section 5.2 must give
+ * the value, in another game the walk of its DAG. */
+static int run_vectors(const struct game *g, const char *file) {
     FILE *f = fopen(file, "r");
     char *line = NULL;
     size_t cap = 0;
@@ -1061,7 +1671,7 @@ static int run_vectors(const struct tables *t, const char *file) {
     if (!f) die("%s: %s", file, strerror(errno));
     while (getline(&line, &cap, f) != -1) {
         int cards[7], n;
-        char err[128], *tab, *stop;
+        char err[512], *tab, *stop;
         long want = 0;
         lineno++;
         if (skipped(line)) continue;
@@ -1077,18 +1687,21 @@ static int run_vectors(const struct tables *t, const char *file) {
             wrong++;
             continue;
         }
-        n = parse_hand(line, cards, err, sizeof err);
+        n = parse_hand(line, cards, err, sizeof err, g);
         if (n < 0) {
             fprintf(stderr, "eval: %s:%ld: %s\n", file, lineno, err);
             wrong++;
             continue;
         }
         count++;
-        uint32_t own = evaluate(t, cards, n, 0), via7 = evaluate(t, cards, n, 1);
+        uint32_t own = evaluate(g, cards, n, 0), via7 = evaluate(g, cards, n, 1);
         if ((long)own != want || (long)via7 != want) {
-            if (wrong < 10)
+            if (wrong < 10 && g->holdem)
                 fprintf(stderr, "eval: %s:%ld: %s: expected %ld, dag%d gives %u, dag7 gives %u\n", file, lineno, line,
                         want, n, own, via7);
+            else if (wrong < 10)
+                fprintf(stderr, "eval: %s:%ld: %s: expected %ld, %s gives %u\n", file, lineno, line, want, g->dag,
+                        own);
             wrong++;
         }
     }
@@ -1100,7 +1713,6 @@ static int run_vectors(const struct tables *t, const char *file) {
 }
 
 /* ------------------------------------------------------------- all hands */
-
 static int little_endian(void) {
     const uint16_t one = 1;
     return *(const unsigned char *)&one == 1;
@@ -1111,18 +1723,17 @@ static int little_endian(void) {
  * a uint16 layer is read as native uint16 (data offsets are multiples of
  * 64 in a page-aligned map), and two histograms take turns so that runs of
  * equal values do not wait on each other's increments. */
-static void count_row(const struct array *a, uint64_t row, int from, int native,
-                      uint64_t (*hist)[MAX_VALUE + 1]) {
-    uint64_t base = row * 52;
+static void count_row(const struct array *a, uint64_t row, int from, int native, uint64_t *const hist[2]) {
+    uint64_t base = row * 52, *h0 = hist[0], *h1 = hist[1];
     int c = from;
     if (native && a->width == 2) {
         const uint16_t *p = (const uint16_t *)(const void *)a->data + base;
         for (; c + 1 < 52; c += 2) {
-            hist[0][p[c]]++;
-            hist[1][p[c + 1]]++;
+            h0[p[c]]++;
+            h1[p[c + 1]]++;
         }
     }
-    for (; c < 52; c++) hist[0][get(a, base + (uint64_t)c)]++;
+    for (; c < 52; c++) h0[get(a, base + (uint64_t)c)]++;
 }
 
 static double now(void) {
@@ -1131,53 +1742,75 @@ static double now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void run_all(const struct tables *t) {
-    static uint64_t hist[2][MAX_VALUE + 1];
-    const struct array *L = dag_layers(t, 7);
-    int native = little_endian();
-    uint64_t counts[9] = {0}, total = 0;
-    double t0 = now(), seconds;
-    for (int c1 = 0; c1 < 52; c1++) {
-        uint64_t n1 = get(&L[0], (uint64_t)c1);
-        for (int c2 = c1 + 1; c2 < 52; c2++) {
-            uint64_t n2 = get(&L[1], n1 * 52 + (uint64_t)c2);
-            for (int c3 = c2 + 1; c3 < 52; c3++) {
-                uint64_t n3 = get(&L[2], n2 * 52 + (uint64_t)c3);
-                for (int c4 = c3 + 1; c4 < 52; c4++) {
-                    uint64_t n4 = get(&L[3], n3 * 52 + (uint64_t)c4);
-                    for (int c5 = c4 + 1; c5 < 52; c5++) {
-                        uint64_t n5 = get(&L[4], n4 * 52 + (uint64_t)c5);
-                        for (int c6 = c5 + 1; c6 < 51; c6++)
-                            count_row(&L[6], get(&L[5], n5 * 52 + (uint64_t)c6), c6 + 1, native, hist);
+/* Every 7-card hand of the game's deck, c1 < ... < c7. The range check
+ * bounds every value of the game's last layer by its count of values, so
+ * the histogram holds them all. */
+static void run_all(const struct game *g) {
+    const struct array *const *L = g->layer;
+    const int *d = g->cards, nd = g->ndeck;
+    /* A deck of every card from some card up to 51 (hold'em's, short deck's)
+     * ends each row: count_row reads the rest of the row. */
+    int native = little_endian(), suffix = nd > 0 && d[0] == 52 - nd && d[nd - 1] == 51;
+    uint64_t *hist[2], *counts, total = 0;
+    double t0, seconds;
+    hist[0] = calloc((size_t)g->values + 1, sizeof *hist[0]);
+    hist[1] = calloc((size_t)g->values + 1, sizeof *hist[1]);
+    counts = calloc((size_t)g->ncat, sizeof *counts);
+    if (!hist[0] || !hist[1] || !counts) die("out of memory");
+    t0 = now();
+    for (int i1 = 0; i1 < nd; i1++) {
+        uint64_t n1 = get(L[0], (uint64_t)d[i1]);
+        for (int i2 = i1 + 1; i2 < nd; i2++) {
+            uint64_t n2 = get(L[1], n1 * 52 + (uint64_t)d[i2]);
+            for (int i3 = i2 + 1; i3 < nd; i3++) {
+                uint64_t n3 = get(L[2], n2 * 52 + (uint64_t)d[i3]);
+                for (int i4 = i3 + 1; i4 < nd; i4++) {
+                    uint64_t n4 = get(L[3], n3 * 52 + (uint64_t)d[i4]);
+                    for (int i5 = i4 + 1; i5 < nd; i5++) {
+                        uint64_t n5 = get(L[4], n4 * 52 + (uint64_t)d[i5]);
+                        for (int i6 = i5 + 1; i6 + 1 < nd; i6++) {
+                            uint64_t row = get(L[5], n5 * 52 + (uint64_t)d[i6]);
+                            if (suffix) {
+                                count_row(L[6], row, d[i6] + 1, native, hist);
+                                continue;
+                            }
+                            for (int i7 = i6 + 1; i7 < nd; i7++) hist[0][get(L[6], row * 52 + (uint64_t)d[i7])]++;
+                        }
                     }
                 }
             }
         }
     }
     seconds = now() - t0;
-    for (uint32_t v = 1; v <= MAX_VALUE; v++) {
+    for (uint32_t v = 1, c = 0; v <= g->values; v++) {
         uint64_t h = hist[0][v] + hist[1][v];
-        counts[category_of(v)] += h;
+        while (c + 1 < (uint32_t)g->ncat && v >= g->cat[c + 1].first) c++;
+        counts[c] += h;
         total += h;
     }
-    for (int c = 8; c >= 0; c--) printf("%-16s %llu\n", CATEGORY[c], (unsigned long long)counts[c]);
+    for (int c = g->ncat - 1; c >= 0; c--) printf("%-16s %llu\n", g->cat[c].name, (unsigned long long)counts[c]);
     printf("%-16s %llu\n", "total", (unsigned long long)total);
     printf("%-16s %.3f\n", "seconds", seconds);
+    free(hist[0]);
+    free(hist[1]);
+    free(counts);
 }
 
 /* ---------------------------------------------------------------- main */
 
 static int usage(const char *prog, FILE *to, int status) {
     fprintf(to,
-            "usage: %s [--verify] [--dag7] [TABLES_DIR] < hands.txt\n"
-            "       %s [--verify] --all | --check | --vectors FILE [TABLES_DIR]\n",
+            "usage: %s [--verify] [--game NAME] [--dag7] [TABLES_DIR] < hands.txt\n"
+            "       %s [--verify] [--game NAME] --all | --check | --vectors FILE [TABLES_DIR]\n"
+            "NAME is holdem (the default) or another game of the set, such as short-deck\n",
             prog, prog);
     return status;
 }
 
 int main(int argc, char **argv) {
     static struct tables t; /* static: large, and reachable until exit */
-    const char *dir = NULL, *vectors = NULL;
+    static struct game g;
+    const char *dir = NULL, *vectors = NULL, *game = HOLDEM;
     int all = 0, check = 0, via_dag7 = 0, check_sha = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--all")) all = 1;
@@ -1185,6 +1818,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--verify")) check_sha = 1;
         else if (!strcmp(argv[i], "--dag7")) via_dag7 = 1;
         else if (!strcmp(argv[i], "--vectors") && i + 1 < argc) vectors = argv[++i];
+        else if (!strcmp(argv[i], "--game") && i + 1 < argc) game = argv[++i];
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return usage(argv[0], stdout, 0);
         else if (argv[i][0] == '-' || dir) return usage(argv[0], stderr, 2);
         else dir = argv[i];
@@ -1192,18 +1826,26 @@ int main(int argc, char **argv) {
     if (all + check + (vectors != NULL) > 1) return usage(argv[0], stderr, 2);
     if (!dir) dir = getenv("TWOPLUSTWO_TABLES");
     if (!dir || !*dir) dir = "tables";
-    load(dir, &t, check_sha);
+    load(dir, &t, check_sha, game, &g);
     if (all) {
-        run_all(&t);
+        run_all(&g);
         return 0;
     }
     if (check) {
         uint64_t bytes = 0;
+        int unchecked = 0;
         for (int r = 0; r < NROLES; r++) bytes += t.a[r].length * (uint64_t)t.a[r].width;
-        printf("%s: ok, %d files, %llu bytes of entries, all in range%s\n", dir, NROLES, (unsigned long long)bytes,
+        for (int i = 0; i < t.m.ngr; i++) {
+            bytes += t.gf[i].a.length * (uint64_t)t.gf[i].a.width;
+            unchecked |= t.m.gr[i].dag != g.gdag && t.m.gr[i].which >= 6;
+        }
+        printf("%s: ok, %d files, %llu bytes of entries, all in range%s%s", dir, NROLES + t.m.ngr,
+               (unsigned long long)bytes, unchecked ? " but other games' values (--game NAME checks them)" : "",
                check_sha ? ", sha256 verified" : "");
+        if (!g.holdem) printf("; game %s: %d cards, values 1..%u in %d categories", g.name, g.ndeck, g.values, g.ncat);
+        putchar('\n');
         return 0;
     }
-    if (vectors) return run_vectors(&t, vectors);
-    return run_lines(&t, via_dag7);
+    if (vectors) return run_vectors(&g, vectors);
+    return run_lines(&g, via_dag7);
 }
