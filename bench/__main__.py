@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import RESULTS, build, handranks, machine, memory, render, say, speed
+from . import RESULTS, build, handranks, machine, memory, preflop, render, say, speed
 
 SECTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "build": build.run,
@@ -22,6 +22,7 @@ SECTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "exhaustive": speed.exhaustive,
     "memory": memory.run,
     "handranks": handranks.run,
+    "preflop": preflop.run,
 }
 
 

@@ -167,6 +167,11 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
             add(f"Monte Carlo, AsAh against a random hand, {games:,} games",
                 f"{mega(games / mc[0]['seconds'])} games/s; {100 * equity:.3f}% ± {100 * err:.3f}%",
                 f"exact 85.204%: {honest} 4 stderr")
+    if pf := res.get("preflop"):
+        agree = "" if pf["aa_agrees"] else " (**AA differs from the published counts**)"
+        add(f"exact preflop table: all 169 classes against a random hand, {pf['threads']} threads",
+            f"{pf['vs_random_s']:.1f} s{agree}", "about 52 min (PokerStove's 114 M games/s)",
+            versus(pf["vs_random_s"], pf["vs_random_games"] / 114e6, "time"))
     if hr := res.get("handranks"):
         add("**classic `HandRanks.dat`** (`twoplustwo export-handranks`, read by a C walk)", "")
         add("export: time, file bytes", f"{hr['export_s']:.2f} s, {hr['file_bytes']:,} bytes",

@@ -417,6 +417,74 @@ def test_equity_of_other_games(capsys: pytest.CaptureFixture[str]) -> None:
     assert "not in the short-deck deck" in line
 
 
+def _stub_preflop(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[object, ...], dict[str, object]]]:
+    """The preflop module with its computations recorded and answered with AA's published counts."""
+    from twoplustwo import preflop
+
+    calls: list[tuple[str, tuple[object, ...], dict[str, object]]] = []
+    aa = PlayerEquity("AA", 2_097_572_400, 1_781_508_418, 11_402_312, 0.8520371330210104)
+
+    def record(name: str, result: object) -> Any:
+        def fn(*args: object, **kwargs: object) -> object:
+            calls.append((name, args, kwargs))
+            return result
+
+        return fn
+
+    stub = SimpleNamespace(
+        preflop_vs_random=record("vs_random", {"AA": aa}),
+        preflop_matchups=record("matchups", {("AA", "KK"): aa}),
+        preflop_table=preflop.preflop_table,
+        write_csv=preflop.write_csv,
+        draw_png=record("png", None),
+    )
+    monkeypatch.setitem(sys.modules, "twoplustwo.preflop", stub)
+    return calls
+
+
+def test_preflop_command(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    calls = _stub_preflop(monkeypatch)
+    code, out, err = run(["preflop", "--classes", "AA, KK", "--threads", "1", "--quiet"], capsys)
+    assert (code, err) == (0, "")
+    assert calls == [("vs_random", (["AA", "KK"],), {"threads": 1, "executor": None, "quiet": True})]
+    assert out.splitlines()[1].split() == ["AA", "84.932", "0.544", "85.204", "1,781,508,418", "11,402,312",
+                                           "2,097,572,400"]
+    calls.clear()
+    csv_file, png = tmp_path / "grid.csv", tmp_path / "aa.png"
+    code, out, err = run(["preflop", "--grid", "--vs", "KK", "--csv", str(csv_file)], capsys)
+    assert (code, out, err) == (0, "", "")  # --csv alone prints nothing
+    assert calls == [("matchups", (None, ["KK"]), {"threads": None, "executor": None, "quiet": False})]
+    assert csv_file.read_text().splitlines() == [
+        "class_a,class_b,wins,ties,losses,games,equity",
+        "AA,KK,1781508418,11402312,304661670,2097572400,0.8520371330210104",
+    ]
+    calls.clear()
+    assert run(["preflop", "--png", str(png)], capsys)[0] == 0
+    assert [c[0] for c in calls] == ["vs_random", "png"] and calls[1][1][1] == png
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["preflop", "--grid", "--png", "x.png"], "--png draws the table against a random hand"),
+        (["preflop", "--vs", "AA"], "--vs names the columns of --grid"),
+        (["preflop", "--classes", "AA,AAs"], "AAs"),
+    ],
+)
+def test_preflop_errors(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    line = assert_one_error_line(*run(args, capsys))
+    assert message in line
+
+
+def test_preflop_on_a_dask_cluster_needs_distributed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _stub_preflop(monkeypatch)
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
+    line = assert_one_error_line(*run(["preflop", "--dask", "tcp://127.0.0.1:8786"], capsys))
+    assert "pip install 'twoplustwo[dask]'" in line
+
+
 def test_range_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["range", "KK+, [50]AKs[/50]", "--per-line", "4"], capsys)
     assert (code, err) == (0, "")

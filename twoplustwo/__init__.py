@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     )
     from .pool import MAX_THREADS
     from .prefix import Prefix, prefix
+    from .preflop import preflop_matchups, preflop_vs_random
     from .ranges import COMBOS, HAND_CLASSES, N_COMBOS, Range, class_combos, combo_index, combo_indices, parse_range
     from .rankings import rank_hands
     from .single import evaluate
@@ -114,6 +115,8 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_range",
+    "preflop_matchups",
+    "preflop_vs_random",
     "prefix",
     "rank_hands",
     "value_from_code",
@@ -162,6 +165,8 @@ _HOME = {
     "combo_index": "ranges",
     "combo_indices": "ranges",
     "parse_range": "ranges",
+    "preflop_matchups": "preflop",
+    "preflop_vs_random": "preflop",
     "evaluate": "single",
     "Tables": "tables",
     "load_tables": "tables",

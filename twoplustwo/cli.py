@@ -14,6 +14,9 @@ Subcommands:
 - ``equity``: equities of hands and ranges, exact or Monte Carlo (``--mc``,
   ``--stderr``, ``--samples``, ``--seed``);
 - ``range``: the combos of a range and its canonical notation;
+- ``preflop``: exact preflop equity of the 169 starting hands against a
+  random hand (``--grid``: against each other; ``--csv``, ``--png``,
+  ``--dask ADDRESS`` for a cluster);
 - ``install-tables``: install a prebuilt table bundle;
 - ``export-handranks OUT``: write the tables as a classic 2+2 ``HandRanks.dat``.
 
@@ -329,6 +332,41 @@ def _cmd_range(args: argparse.Namespace) -> int:
     return 0
 
 
+def _classes(text: str | None) -> list[str] | None:
+    return None if text is None else [c for c in text.replace(",", " ").split() if c]
+
+
+def _cmd_preflop(args: argparse.Namespace) -> int:
+    if args.png and args.grid:
+        raise ValueError("--png draws the table against a random hand; it does not take --grid")
+    if args.vs is not None and not args.grid:
+        raise ValueError("--vs names the columns of --grid")
+    from contextlib import ExitStack
+
+    from .preflop import draw_png, preflop_matchups, preflop_table, preflop_vs_random, write_csv
+
+    with ExitStack() as stack:
+        executor = None
+        if args.dask:
+            try:
+                from distributed import Client
+            except ImportError:
+                raise ValueError("--dask needs dask.distributed: pip install 'twoplustwo[dask]'") from None
+            executor = stack.enter_context(Client(args.dask)).get_executor()  # type: ignore[no-untyped-call]
+        options: dict[str, Any] = {"threads": args.threads, "executor": executor, "quiet": args.quiet}
+        if args.grid:
+            results: Any = preflop_matchups(_classes(args.classes), _classes(args.vs), **options)
+        else:
+            results = preflop_vs_random(_classes(args.classes), **options)
+    if args.csv:
+        write_csv(results, args.csv)
+    if args.png:
+        draw_png(results, args.png)
+    if not args.csv or args.print:
+        print(preflop_table(results))
+    return 0
+
+
 def _cmd_install_tables(args: argparse.Namespace) -> int:
     from .bundle import install_bundle
 
@@ -425,6 +463,17 @@ def _parser() -> _Parser:
         default=HOLDEM,
         help="holdem (the default), short-deck, short-deck-classic, or omaha / omaha-hilo (hands of 4-6 cards)",
     )
+
+    sp = add("preflop", _cmd_preflop, "exact preflop equity of the 169 starting hands, against a random hand or a grid")
+    sp.add_argument("--classes", metavar="LIST", help="classes to compute, e.g. 'AA,AKs,72o' (default: all 169)")
+    sp.add_argument("--grid", action="store_true", help="each class against each class (of --vs), not a random hand")
+    sp.add_argument("--vs", metavar="LIST", help="with --grid: the opponents' classes (default: all 169)")
+    sp.add_argument("--csv", type=Path, metavar="FILE", help="write the results as CSV (then print only with --print)")
+    sp.add_argument("--print", action="store_true", help="print the table even with --csv")
+    sp.add_argument("--png", type=Path, metavar="FILE", help="draw the 13 x 13 heat map (needs twoplustwo[plot])")
+    sp.add_argument("--dask", metavar="ADDRESS", help="run on a dask.distributed cluster, e.g. tcp://host:8786")
+    sp.add_argument("--threads", type=int, metavar="N", help="threads (default: one per CPU)")
+    sp.add_argument("--quiet", action="store_true", help="no progress bar")
 
     sp = add("range", _cmd_range, "the combos of a range and its canonical notation")
     sp.add_argument("range", metavar="RANGE", help="a range such as 'QQ+,AKs' or '[50]99-66[/50],AhKh'")

@@ -1,0 +1,763 @@
+"""Exact preflop tables: the 169 starting-hand classes against a random hand, and heads-up class against class.
+
+:func:`preflop_vs_random` plays each class against a uniformly random
+opponent hand, exact over every opponent combo and every five-card board:
+every combo of a class takes part in C(50, 2) x C(48, 5) = 2,097,572,400
+games, and aces, for example, win 1,781,508,418 of them and tie 11,402,312
+(PokerStove's figures). All 169 classes take seconds, not PokerStove's hour:
+the boards are enumerated once, up to suit isomorphism (134,459 boards stand
+for all 2,598,960), every combo is valued on each with one
+:func:`~twoplustwo.rank_hands`, and the opponents a combo beats are counted,
+card removal included, from sorted values.
+
+:func:`preflop_matchups` gives the heads-up grid, one :func:`~twoplustwo.equity`
+per deal of two combos up to suit isomorphism:
+
+>>> grid = preflop_matchups(["AA"], ["KK", "AKs"], quiet=True)
+>>> r = grid["AA", "KK"]
+>>> r.games == 36 * 1_712_304, r.wins, r.ties
+(True, 50371344, 285228)
+>>> print(preflop_table(grid))
+player      win %  tie %  equity %        wins     ties       games
+AA vs KK   81.715  0.463    81.946  50,371,344  285,228  61,642,944
+AA vs AKs  87.232  1.256    87.859  17,924,040  258,036  20,547,648
+
+``executor=`` spreads the work over any :class:`concurrent.futures.Executor`:
+a process pool, or a dask cluster's ``Client(address).get_executor()``. The
+workers load the tables from the same path, so it must name the same files
+there.
+
+:func:`preflop_table`, :func:`write_csv` and :func:`draw_png` (the 13 x 13
+heat map, with matplotlib: ``pip install 'twoplustwo[plot]'``) present the
+results.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, Future, as_completed
+from math import comb
+from typing import Any, NamedTuple, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from . import pool
+from .exact import draw_index
+from .outcomes import PlayerEquity, equity_table
+from .ranges import COMBOS, HAND_CLASSES, N_COMBOS, class_combos, combo_indices
+from .tables import Tables, get_tables, load_tables
+
+__all__ = [
+    "BOARDS_HEADS_UP",
+    "GAMES_VS_RANDOM",
+    "N_CANONICAL_BOARDS",
+    "canonical_boards",
+    "draw_png",
+    "preflop_matchups",
+    "preflop_table",
+    "preflop_vs_random",
+    "write_csv",
+]
+
+#: Boards that complete a heads-up deal of two combos: C(48, 5).
+BOARDS_HEADS_UP = comb(48, 5)
+#: Games of one combo against a random hand: an opponent combo and a board, C(50, 2) x C(48, 5).
+GAMES_VS_RANDOM = comb(50, 2) * BOARDS_HEADS_UP
+#: Five-card boards up to a permutation of the suits.
+N_CANONICAL_BOARDS = 134_459
+
+# Boards valued and counted together: the numpy calls on a block must be
+# big enough that threads spend little time taking turns at the GIL, and
+# small enough that the block's arrays (a few MB) stay in cache.
+_STEP = 128
+# Boards per task on the local thread pool (about 0.1 s of work), and the
+# number of tasks an executor gets.
+_BLOCK = 1024
+_EXECUTOR_TASKS = 64
+# Target combos up to which searching the sorted values beats counting runs.
+_FEW = 64
+# Canonical matchups per task.
+_MATCHUP_BLOCK = 64
+
+# Combos a live combo cannot face on a five-card board: those touching the
+# board (C(52, 2) - C(47, 2)), and in one card's row of 51 combos those
+# whose other card is on the board.
+_DEAD = N_COMBOS - comb(47, 2)
+_DEAD_IN_ROW = 5
+
+# The 24 permutations of the suits, as card-to-card maps.
+_SUIT_PERMS = np.array(
+    [[a, b, c, d] for a in range(4) for b in range(4) for c in range(4) for d in range(4) if len({a, b, c, d}) == 4],
+    dtype=np.uint8,
+)
+_CARDS = np.arange(52, dtype=np.uint8)
+_PERM_CARDS = (_CARDS & 0xFC) | _SUIT_PERMS[:, _CARDS & 3]
+
+# _CARD_ROWS[c]: the 51 combos holding card c, in COMBOS order; _ROW_POS[h, k]:
+# where combo h sits in the row of its k-th card (COMBOS[h, k]).
+_CARD_ROWS = np.array([np.flatnonzero((COMBOS == c).any(axis=1)) for c in range(52)], dtype=np.intp)
+_ROW_POS = np.empty((N_COMBOS, 2), dtype=np.intp)
+for _c in range(52):
+    _ROW_POS[_CARD_ROWS[_c], (COMBOS[_CARD_ROWS[_c], 1] == _c).astype(np.intp)] = np.arange(51)
+del _c
+
+# The rows of COMBOS of each of the 169 classes (in class_combos order), and the class of each row.
+_CLASS_ROWS = tuple(combo_indices(c[:, 0], c[:, 1]) for c in map(class_combos, HAND_CLASSES))
+_CLASS_OF = np.empty(N_COMBOS, dtype=np.intp)
+for _k, _rows in enumerate(_CLASS_ROWS):
+    _CLASS_OF[_rows] = _k
+del _k, _rows
+
+T = TypeVar("T")
+_VsRandom = Mapping[str, PlayerEquity]
+_Grid = Mapping[tuple[str, str], PlayerEquity]
+
+
+# ---------------------------------------------------------------------------
+# Input checks
+
+
+def _class_ids(classes: object, what: str) -> list[int]:
+    """The class numbers (into HAND_CLASSES) of ``classes``, duplicates dropped, order kept."""
+    if classes is None:
+        return list(range(len(HAND_CLASSES)))
+    if isinstance(classes, (str, bytes)):
+        raise TypeError(f"{what} must be a sequence of class names such as ['AA', 'AKs'], not a single string")
+    if not isinstance(classes, Iterable):
+        raise TypeError(f"{what} must be None or a sequence of class names, got {type(classes).__name__}")
+    ids: dict[int, None] = {}
+    for i, name in enumerate(classes):
+        if not isinstance(name, str):
+            raise TypeError(f"{what}[{i}] must be a class name (str) such as 'AKs', got {type(name).__name__}")
+        ids.setdefault(_class_id(name, f"{what}[{i}]"), None)
+    return list(ids)
+
+
+def _class_id(name: str, where: str) -> int:
+    try:
+        high, low = class_combos(name)[0]
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
+    return int(_CLASS_OF[combo_indices(high, low)])
+
+
+def _check_executor(executor: object) -> Executor | None:
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(f"executor must be a concurrent.futures.Executor or None, got {type(executor).__name__}")
+    return executor
+
+
+# ---------------------------------------------------------------------------
+# Boards up to suit isomorphism
+
+
+@functools.lru_cache(maxsize=1)
+def canonical_boards() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """The 134,459 five-card boards up to a permutation of the suits, and how many boards each stands for.
+
+    Returns ``(boards, weights)``: ``(134459, 5)`` sorted card ints and the
+    orbit sizes (1 to 24), which add up to C(52, 5). Both are read-only and
+    made once per process.
+
+    >>> boards, weights = canonical_boards()
+    >>> len(boards), int(weights.sum()), int(weights.max())
+    (134459, 2598960, 24)
+    """
+    # A board is its four suits' 13-bit rank masks; renaming the suits
+    # permutes the masks, so the masks sorted name the board's class.
+    bit = np.left_shift(np.uint64(1), (13 * (_CARDS.astype(np.uint64) & np.uint64(3)) + (_CARDS >> 2)))
+    keys: list[npt.NDArray[np.uint64]] = []
+    counts: list[npt.NDArray[np.int64]] = []
+    shifts = np.array([0, 13, 26, 39], dtype=np.uint64)
+    for first in range(48):
+        rest = draw_index(51 - first, 4) + np.uint8(first + 1)
+        mask = bit[first] | np.bitwise_or.reduce(bit[rest], axis=1)
+        suits = (mask[:, None] >> shifts) & np.uint64(0x1FFF)
+        suits.sort(axis=1)
+        key, count = np.unique((suits << shifts).sum(axis=1), return_counts=True)
+        keys.append(key)
+        counts.append(count.astype(np.int64))
+    key, where = np.unique(np.concatenate(keys), return_inverse=True)
+    weights = np.bincount(where, weights=np.concatenate(counts)).astype(np.int64)
+    held = ((key[:, None] >> (13 * (_CARDS.astype(np.uint64) & np.uint64(3)) + (_CARDS >> 2))) & np.uint64(1)) != 0
+    boards = np.nonzero(held)[1].astype(np.uint8).reshape(-1, 5)
+    if len(boards) != N_CANONICAL_BOARDS or int(weights.sum()) != comb(52, 5):
+        raise AssertionError("the canonical boards do not cover every board once")
+    boards.setflags(write=False)
+    weights.setflags(write=False)
+    return boards, weights
+
+
+# ---------------------------------------------------------------------------
+# Counting against a random hand
+
+
+class _Plan(NamedTuple):
+    """What one run counts: the target combos, and the card rows their removal needs."""
+
+    targets: npt.NDArray[np.intp]  # combos of the asked classes, class after class
+    rows: npt.NDArray[np.intp]  # (R, 51): the rows of the cards those combos hold
+    first: npt.NDArray[np.intp]  # where each target sits in the flattened rows, by its first card
+    second: npt.NDArray[np.intp]  # and by its second
+
+
+@functools.lru_cache(maxsize=16)
+def _plan(class_ids: tuple[int, ...]) -> _Plan:
+    targets = np.concatenate([_CLASS_ROWS[k] for k in class_ids])
+    cards = np.unique(COMBOS[targets])
+    row_of = np.searchsorted(cards, COMBOS[targets])
+    at = row_of * 51 + _ROW_POS[targets]
+    plan = _Plan(targets, _CARD_ROWS[cards], at[:, 0], at[:, 1])
+    for array in plan:
+        array.setflags(write=False)  # shared by every thread and later call
+    return plan
+
+
+@functools.lru_cache(maxsize=8)
+def _columns(m: int) -> npt.NDArray[np.uint32]:
+    out = np.arange(m, dtype=np.uint32)
+    out.setflags(write=False)  # shared by every thread
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _row_starts(n_rows: int, m: int) -> npt.NDArray[np.int32]:
+    out = np.repeat(np.arange(0, n_rows * m, m, dtype=np.int32), m)
+    out.setflags(write=False)
+    return out
+
+
+def _sorted_keys(values: npt.NDArray[np.uint16], shift: int) -> npt.NDArray[np.uint32]:
+    # The column rides below the value so that a plain sort of each row
+    # (vectorised, far faster than argsort) still says where each entry was.
+    keys = values.astype(np.uint32)
+    keys <<= np.uint32(shift)
+    keys |= _columns(values.shape[1])
+    keys.sort(axis=1)
+    return keys
+
+
+def _runs(keys: npt.NDArray[np.uint32], shift: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """For each entry of rows sorted by value: how many entries of its row are below its value, and how many at most.
+
+    ``keys`` holds ``value << shift | column`` sorted along each row; the
+    answers come flat, in sorted order, counted within the row.
+    """
+    m = keys.shape[1]
+    s = keys.ravel()
+    n = len(s)
+    value = s >> np.uint32(shift)
+    new = np.empty(n, dtype=bool)
+    np.not_equal(value[1:], value[:-1], out=new[1:])
+    new[::m] = True
+    run = np.cumsum(new, dtype=np.int32)
+    run -= 1
+    starts = np.flatnonzero(new).astype(np.int32)
+    ends = np.empty_like(starts)
+    ends[:-1] = starts[1:]
+    ends[-1] = n
+    row = starts - starts % m
+    starts -= row
+    ends -= row
+    return np.take(starts, run), np.take(ends, run)
+
+
+def _below_all(values: npt.NDArray[np.uint16]) -> npt.NDArray[np.int32]:
+    """(B, 1326) values in, ``below | at_most << 16`` of each combo among all 1,326 on its board out."""
+    boards, m = values.shape
+    keys = _sorted_keys(values, 11)
+    below, at_most = _runs(keys, 11)
+    at_most <<= 16
+    at_most |= below
+    where = (keys.ravel() & np.uint32(2047)).view(np.int32)
+    where += _row_starts(boards, m)
+    out = np.empty(boards * m, dtype=np.int32)
+    out[where] = at_most
+    return out.reshape(boards, m)
+
+
+def _below_few(values: npt.NDArray[np.uint16], targets: npt.NDArray[np.intp]) -> npt.NDArray[np.int32]:
+    """:func:`_below_all` of a few target combos only: sorting the values alone and searching is cheaper then."""
+    boards, m = values.shape
+    # Each board's values above the last board's: one search serves the block.
+    offset = np.arange(boards, dtype=np.uint32)[:, None] << np.uint32(13)
+    ordered = np.sort(values, axis=1).astype(np.uint32)
+    ordered |= offset
+    wanted = values[:, targets].astype(np.uint32)
+    wanted |= offset
+    flat, asked = ordered.ravel(), wanted.ravel()
+    first = np.repeat(np.arange(0, boards * m, m), len(targets))
+    below: npt.NDArray[np.int32] = (np.searchsorted(flat, asked, "left") - first).astype(np.int32)
+    at_most: npt.NDArray[np.int32] = (np.searchsorted(flat, asked, "right") - first).astype(np.int32)
+    at_most <<= 16
+    at_most |= below
+    return at_most.reshape(boards, len(targets))
+
+
+def _below_in_rows(values: npt.NDArray[np.uint16]) -> npt.NDArray[np.int32]:
+    """(N, 51) values in, ``below | at_most << 8`` of each entry within its row out, in the input's order."""
+    keys = _sorted_keys(values, 6)
+    below, at_most = _runs(keys, 6)
+    # Back to column order by a second row sort, on the column, with the two
+    # counts packed below it: cheaper than scattering them.
+    s = keys.ravel()
+    s &= np.uint32(63)
+    s <<= np.uint32(16)
+    at_most <<= 8
+    s |= below.view(np.uint32)
+    s |= at_most.view(np.uint32)
+    keys.sort(axis=1)
+    keys &= np.uint32(0xFFFF)
+    return keys.view(np.int32)
+
+
+def _count_block(values: npt.NDArray[np.uint16], weights: npt.NDArray[np.int64], plan: _Plan) -> npt.NDArray[np.int64]:
+    """Σ weight x (wins, wins + ties) of each target combo over a block of boards, as a (2, T) array.
+
+    A combo h = (c1, c2) beats the opponents below it on the board, less
+    those holding c1 or c2 (inclusion-exclusion: h itself holds both and is
+    below nothing; for "at most" it counts once in each term, so it is added
+    back once). Dead combos (value 0) sit below every live one and are taken
+    off as constants.
+    """
+    n = len(values)
+    if len(plan.targets) <= _FEW:
+        whole = _below_few(values, plan.targets)
+    else:
+        whole = _below_all(values)[:, plan.targets]
+    rows = _below_in_rows(values[:, plan.rows].reshape(-1, 51)).reshape(n, -1)
+    blocked = rows[:, plan.first]
+    blocked += rows[:, plan.second]
+    # blocked holds below | at_most << 8 (each sum < 256); line it up with whole's 16-bit halves.
+    below = blocked & 0xFF
+    blocked >>= 8
+    blocked <<= 16
+    blocked |= below
+    whole -= blocked
+    whole -= (_DEAD - 2 * _DEAD_IN_ROW) + ((_DEAD - 2 * _DEAD_IN_ROW - 1) << 16)
+    whole[values[:, plan.targets] == 0] = 0
+    out = np.empty((2, whole.shape[1]), dtype=np.int64)
+    out[0] = weights @ (whole & 0xFFFF)
+    out[1] = weights @ (whole >> 16)
+    return out
+
+
+def _count_boards(
+    boards: npt.NDArray[np.uint8], weights: npt.NDArray[np.int64], plan: _Plan, tables: Tables
+) -> npt.NDArray[np.int64]:
+    from .rankings import rank_hands
+
+    total = np.zeros((2, len(plan.targets)), dtype=np.int64)
+    values = np.empty((_STEP, N_COMBOS), dtype=np.uint16)
+    for lo in range(0, len(boards), _STEP):
+        block = boards[lo : lo + _STEP].tolist()  # lists parse fastest
+        for i, board in enumerate(block):
+            values[i] = rank_hands(board, tables=tables)
+        total += _count_block(values[: len(block)], weights[lo : lo + _STEP].astype(np.int64), plan)
+    return total
+
+
+@functools.lru_cache(maxsize=4)
+def _tables_at(path: str) -> Tables:
+    return load_tables(path)
+
+
+def _vs_random_task(
+    path: str, boards: npt.NDArray[np.uint8], weights: npt.NDArray[np.int64], class_ids: tuple[int, ...]
+) -> npt.NDArray[np.int64]:
+    """One executor task: the counts of :func:`_count_boards` over some boards, tables loaded from ``path``."""
+    return _count_boards(boards, weights, _plan(class_ids), _tables_at(path))
+
+
+def preflop_vs_random(
+    classes: Sequence[str] | None = None,
+    *,
+    tables: Tables | None = None,
+    threads: int | None = None,
+    executor: Executor | None = None,
+    quiet: bool = False,
+) -> dict[str, PlayerEquity]:
+    """Each starting-hand class heads-up against a uniformly random hand, exact.
+
+    ``classes`` is a sequence of :data:`~twoplustwo.HAND_CLASSES` names
+    (``"AA"``, ``"AKs"``, ``"72o"``; either case) or ``None`` for all 169;
+    the result maps each class's :data:`~twoplustwo.HAND_CLASSES` spelling,
+    in the order asked, to a :class:`~twoplustwo.outcomes.PlayerEquity` per
+    combo of the class (every combo of a class scores the same): ``games`` is
+    :data:`GAMES_VS_RANDOM` = 2,097,572,400 (each opponent combo that shares
+    no card, each board of the other 48 cards), ``wins`` and ``ties`` exact
+    ints, ``equity = (wins + ties / 2) / games``. ``combos`` lists the class's
+    combos, with ``combo_games`` and ``combo_equity`` the same for each.
+
+    The work runs on ``threads`` threads of this process, or, with
+    ``executor``, as tasks on it (the workers load the tables from this
+    set's path). A progress bar goes to stderr when it is a terminal, tqdm
+    is installed and ``quiet`` is false.
+    """
+    ids = _class_ids(classes, "classes")
+    t = get_tables(tables)
+    workers = pool.resolve_threads(threads)
+    ex = _check_executor(executor)
+    if not ids:
+        return {}
+    plan = _plan(tuple(ids))
+    boards, weights = canonical_boards()
+    spans = _spans(len(boards), _BLOCK if ex is None else -(-len(boards) // _EXECUTOR_TASKS))
+    if ex is None:
+        work = [functools.partial(_count_boards, boards[lo:hi], weights[lo:hi], plan, t) for lo, hi in spans]
+        parts = _run_local(workers, work, spans)
+    else:
+        path = str(t.path)
+        futures = [ex.submit(_vs_random_task, path, boards[lo:hi], weights[lo:hi], tuple(ids)) for lo, hi in spans]
+        parts = _gather(futures, spans)
+    total = np.zeros((2, len(plan.targets)), dtype=np.int64)
+    with _Progress(len(boards), "boards", quiet) as bar:
+        for part, (lo, hi) in parts:
+            total += part
+            bar(hi - lo)
+    out: dict[str, PlayerEquity] = {}
+    at = 0
+    for k in ids:
+        size = len(_CLASS_ROWS[k])
+        wins, wins_ties = (int(x) for x in total[:, at : at + size].sum(axis=1))
+        at += size
+        if wins % size or wins_ties % size:
+            raise AssertionError(f"{HAND_CLASSES[k]}: counts not shared evenly by the class's {size} combos")
+        out[HAND_CLASSES[k]] = _vs_random_result(HAND_CLASSES[k], wins // size, wins_ties // size - wins // size)
+    return out
+
+
+def _vs_random_result(name: str, wins: int, ties: int) -> PlayerEquity:
+    combos = class_combos(name)
+    equity = (wins + ties / 2) / GAMES_VS_RANDOM
+    return PlayerEquity(
+        name,
+        GAMES_VS_RANDOM,
+        wins,
+        ties,
+        equity,
+        combos=combos,
+        combo_games=np.full(len(combos), float(GAMES_VS_RANDOM)),
+        combo_equity=np.full(len(combos), equity),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Running parts: local threads or an executor, with progress
+
+
+_Span = tuple[int, int]
+
+
+def _spans(n: int, step: int) -> list[_Span]:
+    return [(lo, min(lo + step, n)) for lo in range(0, n, step)]
+
+
+def _run_local(workers: int, work: Sequence[Callable[[], T]], spans: Sequence[_Span]) -> Iterator[tuple[T, _Span]]:
+    """Each part's result with its span, as parts finish, on ``workers`` threads of the package's pool."""
+    if workers == 1:
+        for fn, span in zip(work, spans):
+            yield fn(), span
+        return
+    yield from _gather([pool.submit(workers, fn) for fn in work], spans)
+
+
+def _gather(futures: Sequence[Future[T]], spans: Sequence[_Span]) -> Iterator[tuple[T, _Span]]:
+    span_of = dict(zip(futures, spans))
+    try:
+        for f in as_completed(futures):
+            yield f.result(), span_of[f]
+    finally:
+        # A failed part, or a caller that stopped early, must not leave the rest queued.
+        for f in futures:
+            f.cancel()
+
+
+class _Progress:
+    """A tqdm bar on stderr when it is a terminal (and tqdm is installed); the bar's update, else a no-op."""
+
+    def __init__(self, total: int, unit: str, quiet: bool) -> None:
+        self._bar: Any = None
+        if quiet or not _is_terminal(sys.stderr):
+            return
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return
+        self._bar = tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, leave=False)
+
+    def __enter__(self) -> Callable[[int], None]:
+        return self._bar.update if self._bar is not None else _ignore
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.close()
+
+
+def _ignore(n: int) -> None:
+    pass
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+# ---------------------------------------------------------------------------
+# Class against class
+
+
+def _pair_keys(
+    a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """Canonical keys of the unordered deals of combo a[i] against b[i] under the 24 suit permutations.
+
+    A key packs two combos of sorted cards, six bits a card; ``swapped`` says
+    that b[i] plays the key's first combo.
+    """
+    best_ab = np.full(len(a), np.iinfo(np.int64).max)
+    best_ba = best_ab.copy()
+    # Column by column: reductions along an axis of length 2 cost far more.
+    a0, a1, b0, b1 = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
+    for perm in _PERM_CARDS.astype(np.int64):
+        pa0, pa1, pb0, pb1 = perm[a0], perm[a1], perm[b0], perm[b1]
+        x = (np.minimum(pa0, pa1) << 6) | np.maximum(pa0, pa1)
+        y = (np.minimum(pb0, pb1) << 6) | np.maximum(pb0, pb1)
+        np.minimum(best_ab, (x << 12) | y, out=best_ab)
+        np.minimum(best_ba, (y << 12) | x, out=best_ba)
+    swapped = best_ba < best_ab
+    return np.where(swapped, best_ba, best_ab), swapped
+
+
+def _matchup_counts(keys: npt.NDArray[np.int64], tables: Tables) -> npt.NDArray[np.int64]:
+    """(n, 3): the first combo's wins, the ties and the second's wins of each keyed deal, over every board."""
+    from .equity import equity
+
+    out = np.empty((len(keys), 3), dtype=np.int64)
+    for i, key in enumerate(keys.tolist()):
+        x = [(key >> 18) & 63, (key >> 12) & 63]
+        y = [(key >> 6) & 63, key & 63]
+        first, second = equity([x, y], tables=tables, threads=1)
+        if first.games != BOARDS_HEADS_UP:
+            raise AssertionError(f"equity() counted {first.games} boards, not {BOARDS_HEADS_UP}")
+        out[i] = int(first.wins), int(first.ties), int(second.wins)
+    return out
+
+
+def _matchup_task(path: str, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """One executor task: :func:`_matchup_counts` with the tables loaded from ``path``."""
+    return _matchup_counts(keys, _tables_at(path))
+
+
+def preflop_matchups(
+    classes_a: Sequence[str] | None = None,
+    classes_b: Sequence[str] | None = None,
+    *,
+    tables: Tables | None = None,
+    threads: int | None = None,
+    executor: Executor | None = None,
+    quiet: bool = False,
+) -> dict[tuple[str, str], PlayerEquity]:
+    """Each class of ``classes_a`` heads-up against each of ``classes_b``, exact.
+
+    ``None`` stands for all 169 classes. ``result[a, b]`` is ``a``'s side:
+    ``games`` counts every deal of a combo of ``a`` against a combo of ``b``
+    sharing no card, times the C(48, 5) boards, ``wins`` and ``ties`` are
+    exact ints and ``equity = (wins + ties / 2) / games``; ``combos`` are
+    ``a``'s combos, ``combo_games`` and ``combo_equity`` each one's games and
+    equity against ``b``. The player is named ``"a vs b"``.
+
+    Deals equal up to a renaming of suits are computed once, each with one
+    :func:`~twoplustwo.equity` call (the whole 169 x 169 grid is about 47,000
+    of them, minutes of work). ``threads``, ``executor`` and ``quiet`` work
+    as in :func:`preflop_vs_random`.
+    """
+    ids_a = _class_ids(classes_a, "classes_a")
+    ids_b = _class_ids(classes_b, "classes_b")
+    t = get_tables(tables)
+    workers = pool.resolve_threads(threads)
+    ex = _check_executor(executor)
+    if not ids_a or not ids_b:
+        return {}
+    # Every ordered deal of a combo of an a class against one of a b class;
+    # cells number the (a, b) pairs row-major, slots a's combos in its class.
+    combo_a = np.concatenate([_CLASS_ROWS[k] for k in ids_a])
+    class_a = np.repeat(np.arange(len(ids_a)), [len(_CLASS_ROWS[k]) for k in ids_a])
+    slot_a = np.concatenate([np.arange(len(_CLASS_ROWS[k])) for k in ids_a])
+    combo_b = np.concatenate([_CLASS_ROWS[k] for k in ids_b])
+    class_b = np.repeat(np.arange(len(ids_b)), [len(_CLASS_ROWS[k]) for k in ids_b])
+    pick_a = np.repeat(np.arange(len(combo_a)), len(combo_b))
+    pick_b = np.tile(np.arange(len(combo_b)), len(combo_a))
+    a, b = COMBOS[combo_a[pick_a]], COMBOS[combo_b[pick_b]]
+    disjoint = (a[:, 0] != b[:, 0]) & (a[:, 0] != b[:, 1]) & (a[:, 1] != b[:, 0]) & (a[:, 1] != b[:, 1])
+    pick_a, pick_b, a, b = pick_a[disjoint], pick_b[disjoint], a[disjoint], b[disjoint]
+    cells = class_a[pick_a] * len(ids_b) + class_b[pick_b]
+    slots = slot_a[pick_a]
+    keys, swapped = _pair_keys(a, b)
+    unique, which = np.unique(keys, return_inverse=True)
+    which = which.ravel()
+
+    counts = np.empty((len(unique), 3), dtype=np.int64)
+    spans = _spans(len(unique), _MATCHUP_BLOCK if ex is None else max(1, -(-len(unique) // _EXECUTOR_TASKS)))
+    if ex is None:
+        parts = _run_local(workers, [functools.partial(_matchup_counts, unique[lo:hi], t) for lo, hi in spans], spans)
+    else:
+        parts = _gather([ex.submit(_matchup_task, str(t.path), unique[lo:hi]) for lo, hi in spans], spans)
+    with _Progress(len(unique), "deals", quiet) as bar:
+        for part, (lo, hi) in parts:
+            counts[lo:hi] = part
+            bar(hi - lo)
+
+    wins = np.where(swapped, counts[which, 2], counts[which, 0])
+    ties = counts[which, 1]
+    n_cells = len(ids_a) * len(ids_b)
+    deals = np.bincount(cells, minlength=n_cells)
+    cell_wins = np.zeros(n_cells, dtype=np.int64)
+    cell_ties = np.zeros(n_cells, dtype=np.int64)
+    np.add.at(cell_wins, cells, wins)
+    np.add.at(cell_ties, cells, ties)
+    by_slot = cells * 12 + slots
+    slot_games = np.bincount(by_slot, minlength=n_cells * 12).reshape(n_cells, 12) * float(BOARDS_HEADS_UP)
+    # Twice each combo's share of the pots: an int.
+    shares = np.zeros(n_cells * 12, dtype=np.int64)
+    np.add.at(shares, by_slot, 2 * wins + ties)
+    slot_equity = np.divide(
+        shares.reshape(n_cells, 12), 2 * slot_games, out=np.zeros_like(slot_games), where=slot_games > 0
+    )
+
+    out: dict[tuple[str, str], PlayerEquity] = {}
+    for i, ka in enumerate(ids_a):
+        combos = class_combos(HAND_CLASSES[ka])
+        n = len(combos)
+        for j, kb in enumerate(ids_b):
+            c = i * len(ids_b) + j
+            # Every two classes have deals that share no card: games > 0.
+            games = int(deals[c]) * BOARDS_HEADS_UP
+            w, ti = int(cell_wins[c]), int(cell_ties[c])
+            out[HAND_CLASSES[ka], HAND_CLASSES[kb]] = PlayerEquity(
+                f"{HAND_CLASSES[ka]} vs {HAND_CLASSES[kb]}",
+                games,
+                w,
+                ti,
+                (w + ti / 2) / games,
+                combos=combos,
+                combo_games=slot_games[c, :n].copy(),
+                combo_equity=slot_equity[c, :n].copy(),
+            )
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Presenting the results
+
+
+def preflop_table(results: _VsRandom | _Grid) -> str:
+    """Results of :func:`preflop_vs_random` or :func:`preflop_matchups` as aligned text, one row each, in order."""
+    rows = list(_checked(results).values())
+    return equity_table(rows)
+
+
+def write_csv(results: _VsRandom | _Grid, path: str | os.PathLike[str]) -> None:
+    """Write results as CSV: a header, then one row per class (``class,...``) or matchup (``class_a,class_b,...``).
+
+    The columns after the class names are ``wins,ties,losses,games,equity``,
+    the counts as integers and the equity as the shortest decimal that reads
+    back as the same float. The file is written beside ``path`` and then
+    renamed over it, so a reader never sees half of it.
+    """
+    items = list(_checked(results).items())
+    matchups = isinstance(items[0][0], tuple)
+    head = ["class_a", "class_b"] if matchups else ["class"]
+    text = io.StringIO(newline="")
+    out = csv.writer(text, lineterminator="\n")
+    out.writerow([*head, "wins", "ties", "losses", "games", "equity"])
+    for key, r in items:
+        names = list(key) if isinstance(key, tuple) else [key]
+        out.writerow([*names, _number(r.wins), _number(r.ties), _number(r.losses), _number(r.games), repr(r.equity)])
+    _write_atomically(path, lambda f: f.write(text.getvalue().encode()))
+
+
+def draw_png(results: _VsRandom, path: str | os.PathLike[str], *, title: str | None = None) -> None:
+    """Draw the 13 x 13 heat map of equity against a random hand (:func:`preflop_vs_random`) as a PNG.
+
+    Rows and columns run from aces down to deuces: pairs on the diagonal,
+    suited classes above it, offsuit ones below, each cell labelled with its
+    class and equity; classes missing from ``results`` stay blank. Needs
+    matplotlib (``pip install 'twoplustwo[plot]'``) and draws with its Agg
+    backend, leaving pyplot's state alone. The file is written beside
+    ``path`` and renamed over it.
+    """
+    checked = _checked(results)
+    if any(not isinstance(k, str) for k in checked):
+        raise ValueError("draw_png draws results against a random hand (preflop_vs_random), keyed by class name")
+    grid = np.full(len(HAND_CLASSES), np.nan)
+    for name, r in checked.items():
+        grid[_class_id(str(name), f"results key {name!r}")] = r.equity
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError as e:
+        raise ImportError(f"draw_png needs matplotlib: pip install 'twoplustwo[plot]' ({e})") from e
+
+    fig = Figure(figsize=(10, 9), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    percent = 100 * grid
+    image = ax.imshow(percent.reshape(13, 13), cmap="RdYlGn", vmin=30, vmax=85)
+    ranks = [name[0] for name in HAND_CLASSES[::14]]
+    ax.set_xticks(range(13), ranks)
+    ax.set_yticks(range(13), ranks)
+    ax.tick_params(top=True, bottom=False, labeltop=True, labelbottom=False)
+    for k, name in enumerate(HAND_CLASSES):
+        if not np.isnan(percent[k]):
+            ax.text(k % 13, k // 13, f"{name}\n{percent[k]:.1f}", ha="center", va="center", fontsize=7)
+    ax.set_title(title if title is not None else "Equity against a random hand (%): suited above, offsuit below")
+    fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="equity %")
+    fig.tight_layout()
+    _write_atomically(path, lambda f: fig.savefig(f, format="png"))
+
+
+def _checked(results: object) -> Mapping[Any, PlayerEquity]:
+    if not isinstance(results, Mapping):
+        raise TypeError(
+            f"results must be the dict preflop_vs_random or preflop_matchups returns, got {type(results).__name__}"
+        )
+    if not results:
+        raise ValueError("no results")
+    kinds = {isinstance(k, tuple) for k in results}
+    if len(kinds) > 1:
+        raise ValueError("results mix classes and matchups")
+    for key, r in results.items():
+        if not isinstance(r, PlayerEquity):
+            raise TypeError(f"results[{key!r}] must be a PlayerEquity, got {type(r).__name__}")
+    return results
+
+
+def _number(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def _write_atomically(path: str | os.PathLike[str], write: Callable[[Any], object]) -> None:
+    target = os.fspath(path)
+    directory, name = os.path.split(os.path.abspath(target))
+    fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(temp, target)
+    except BaseException:
+        # Only our own temporary file: the target is either the old file or the whole new one.
+        try:
+            os.unlink(temp)
+        except FileNotFoundError:
+            pass
+        raise
