@@ -319,3 +319,17 @@ def _scratch_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
     # Relative paths (the bad-input cases') land in the test's own directory, never the checkout.
     monkeypatch.chdir(tmp_path)
     yield
+
+
+def test_the_command_line_runs_the_grid_on_a_dask_cluster(capsys: pytest.CaptureFixture[str]) -> None:
+    from twoplustwo.cli import main
+
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+        argv = ["preflop", "--grid", "--classes", "AA", "--vs", "KK,AKs", "--dask", cluster.scheduler_address]
+        assert main([*argv, "--quiet"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    local = preflop_matchups(["AA"], ["KK", "AKs"], quiet=True)
+    assert lines[1].split()[:3] == ["AA", "vs", "KK"] and lines[1].split()[-1] == f"{local['AA', 'KK'].games:,}"
+    assert lines[2].split()[-3:] == [f"{local['AA', 'AKs'].wins:,}", f"{local['AA', 'AKs'].ties:,}",
+                                     f"{local['AA', 'AKs'].games:,}"]
