@@ -42,6 +42,7 @@ from .tables import Tables, get_tables
 
 __all__ = [
     "MAX_DEALS",
+    "SHARES",
     "SPLIT",
     "DealCounts",
     "board_cards",
@@ -60,7 +61,8 @@ MAX_DEALS = 2_000_000
 # A k-way split pays 1/k of the pot; over a common denominator every share
 # is an integer.
 SPLIT = 2520  # lcm(1, ..., 9)
-_SHARE = np.array([0] + [SPLIT // k for k in range(1, 10)], dtype=np.int64)
+#: SHARES[k]: the units each of k winners of a pot takes.
+SHARES = np.array([0] + [SPLIT // k for k in range(1, 10)], dtype=np.int64)
 # Boards below which threads cost more than they save.
 _PARALLEL_MIN = 1 << 15
 # Boards per block: the board cards after the first `p` come as a draw of at
@@ -206,7 +208,7 @@ def _score_numpy(
         n_top = top.sum(axis=1)
         counts[a : a + _SCORE_CHUNK, :, 0] += (top & (n_top == 1)[:, None, :]).sum(axis=2)
         counts[a : a + _SCORE_CHUNK, :, 1] += (top & (n_top > 1)[:, None, :]).sum(axis=2)
-        counts[a : a + _SCORE_CHUNK, :, 2] += (top * _SHARE[n_top][:, None, :]).sum(axis=2)
+        counts[a : a + _SCORE_CHUNK, :, 2] += (top * SHARES[n_top][:, None, :]).sum(axis=2)
         games[a : a + _SCORE_CHUNK] += live.sum(axis=1)
 
 

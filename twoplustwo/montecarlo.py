@@ -53,6 +53,7 @@ import numpy.typing as npt
 from . import pool
 from .cards import format_cards
 from .evaluate import evaluate_batch
+from .exact import SHARES, SPLIT
 from .games import GAMES, HOLDEM, resolve
 from .omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
 from .omaha_equity import HILO_UNIT, hilo_shares
@@ -97,8 +98,6 @@ _MAX_DRAW = 1 << 18
 
 # A k-way split pays 1/k: counted in units of 1/2520, every share is an
 # integer and the sums are exact whatever order the batches add up in.
-_SPLIT = 2520  # lcm(1, ..., 9)
-_UNITS = np.array([0] + [_SPLIT // k for k in range(1, 10)], dtype=np.int64)
 _BIT = np.array([1 << c for c in range(52)], dtype=np.uint64)
 # A bit no card uses: set in every deal's held cards, it marks a random
 # byte that picks no card as taken.
@@ -190,7 +189,7 @@ class _Sampler:
         self.players = players
         self.tables = tables
         self.game = game
-        self.pot = HILO_UNIT if game == "omaha-hilo" else _SPLIT
+        self.pot = HILO_UNIT if game == "omaha-hilo" else SPLIT
         self.missing = 5 - len(board)
         # A single hand's cards are in every deal: leaving them out of the
         # deck saves redrawing the board cards that would hit them.
@@ -364,7 +363,7 @@ class _Sampler:
 def _shares(values: npt.NDArray[np.uint16]) -> npt.NDArray[np.int64]:
     """Each player's share of each pot (players x games) in units of 1/2520: the best hands split it."""
     top = values == values.max(axis=0)
-    share: npt.NDArray[np.int64] = top * _UNITS[top.sum(axis=0)]
+    share: npt.NDArray[np.int64] = top * SHARES[top.sum(axis=0)]
     return share
 
 
