@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from twoplustwo import handranks
+from twoplustwo import atomic
 from twoplustwo.cards import format_cards
 from twoplustwo.evaluate import evaluate_batch
 from twoplustwo.handranks import export_handranks, handranks_value, value_from_handranks
@@ -259,7 +259,7 @@ def test_failure_leaves_no_temp_file_and_the_target_untouched(
         raise error("injected")
 
     if step == "write":
-        real = handranks._write_all
+        real = atomic.write_all
         calls = iter(range(100))
 
         def write(fd: int, block: Any) -> None:
@@ -267,9 +267,9 @@ def test_failure_leaves_no_temp_file_and_the_target_untouched(
                 fail()
             real(fd, block)
 
-        monkeypatch.setattr(handranks, "_write_all", write)
+        monkeypatch.setattr(atomic, "write_all", write)
     else:
-        monkeypatch.setattr(handranks.os, step, fail)
+        monkeypatch.setattr(atomic.os, step, fail)
     with pytest.raises(error, match="injected"):
         export_handranks(target, tables=tables, quiet=True)
     monkeypatch.undo()

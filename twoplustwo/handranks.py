@@ -26,9 +26,7 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import os
-import secrets
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,6 +35,7 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
+from .atomic import check_target, write_atomically
 from .format import TableError
 from .tables import Tables, get_tables
 from .values import CATEGORY_FIRST, CATEGORY_LAST, N_VALUES
@@ -187,23 +186,6 @@ def _blocks(t: Tables) -> tuple[int, Iterator[npt.NDArray[np.int32]]]:
     return base[-1], blocks()
 
 
-def _check_target(path: object) -> Path:
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a str or an os.PathLike, got {type(path).__name__}")
-    target = Path(path)
-    if target.is_dir():
-        raise ValueError(f"{target}: is a directory; give the file to write, such as {target / 'HandRanks.dat'}")
-    if not target.parent.is_dir():
-        raise ValueError(f"{target.parent}: no such directory to write {target.name} into")
-    return target
-
-
-def _write_all(fd: int, block: npt.NDArray[np.int32]) -> None:
-    data = block.data.cast("B")
-    while data:
-        data = data[os.write(fd, data) :]
-
-
 def _progress(total: int, quiet: bool) -> Any:
     """A tqdm bar on stderr (tqdm only draws on a terminal), or None when quiet or tqdm is missing."""
     if quiet:
@@ -213,50 +195,6 @@ def _progress(total: int, quiet: bool) -> Any:
     except ImportError:  # tqdm is optional for the runtime: no bar then
         return None
     return tqdm(total=total, desc="HandRanks.dat", unit="B", unit_scale=True, disable=None, file=sys.stderr)
-
-
-def _fsync_dir(directory: Path) -> None:
-    # The rename is already done: a file system that cannot sync a directory
-    # costs only the rename's durability across a crash, not the export.
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def _open_temp(target: Path) -> tuple[int, Path]:
-    """A new file ``.<name>.tmp-<pid>-<random>`` beside ``target``, open for writing, and its path."""
-    for _ in range(5):
-        tmp = target.parent / f".{target.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
-        try:
-            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666), tmp
-        except FileExistsError:
-            continue
-        except OSError as e:
-            # Name the directory, not the temporary file the caller never asked for.
-            raise OSError(f"{target.parent}: cannot create a file there to write {target.name} ({e.strerror})") from e
-    raise OSError(f"{target.parent}: no temporary file could be created there in 5 attempts")
-
-
-def _write_atomically(target: Path, blocks: Iterator[npt.NDArray[np.int32]], bar: Any) -> None:
-    fd, tmp = _open_temp(target)
-    try:
-        try:
-            for block in blocks:
-                _write_all(fd, block)
-                if bar is not None:
-                    bar.update(block.nbytes)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, target)
-    except BaseException:
-        # Only the file made above: never a pattern, never someone else's temporary file.
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def export_handranks(path: str | os.PathLike[str], *, tables: Tables | None = None, quiet: bool = False) -> Path:
@@ -270,13 +208,12 @@ def export_handranks(path: str | os.PathLike[str], *, tables: Tables | None = No
     removes the temporary file and leaves whatever was at ``path``
     untouched. A progress bar goes to stderr on a terminal unless ``quiet``.
     """
-    target = _check_target(path)
+    target = check_target(path, "HandRanks.dat")
     total, blocks = _blocks(get_tables(tables))
     bar = _progress(4 * total, quiet)
     try:
-        _write_atomically(target, blocks, bar)
+        write_atomically(target, blocks, None if bar is None else bar.update)
     finally:
         if bar is not None:
             bar.close()
-    _fsync_dir(target.parent)
     return target

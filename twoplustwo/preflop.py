@@ -39,7 +39,6 @@ import functools
 import io
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from math import comb
@@ -49,6 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import pool
+from .atomic import check_target, write_atomically
 from .exact import draw_index
 from .outcomes import PlayerEquity, equity_table
 from .ranges import COMBOS, HAND_CLASSES, N_COMBOS, class_combos, combo_indices
@@ -683,7 +683,7 @@ def write_csv(results: _VsRandom | _Grid, path: str | os.PathLike[str]) -> None:
     for key, r in items:
         names = list(key) if isinstance(key, tuple) else [key]
         out.writerow([*names, _number(r.wins), _number(r.ties), _number(r.losses), _number(r.games), repr(r.equity)])
-    _write_atomically(path, lambda f: f.write(text.getvalue().encode()))
+    write_atomically(check_target(path, "preflop.csv"), [text.getvalue().encode()])
 
 
 def draw_png(results: _VsRandom, path: str | os.PathLike[str], *, title: str | None = None) -> None:
@@ -723,7 +723,9 @@ def draw_png(results: _VsRandom, path: str | os.PathLike[str], *, title: str | N
     ax.set_title(title if title is not None else "Equity against a random hand (%): suited above, offsuit below")
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="equity %")
     fig.tight_layout()
-    _write_atomically(path, lambda f: fig.savefig(f, format="png"))
+    png = io.BytesIO()
+    fig.savefig(png, format="png")
+    write_atomically(check_target(path, "preflop.png"), [png.getbuffer()])
 
 
 def _checked(results: object) -> Mapping[Any, PlayerEquity]:
@@ -744,20 +746,3 @@ def _checked(results: object) -> Mapping[Any, PlayerEquity]:
 
 def _number(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else repr(float(x))
-
-
-def _write_atomically(path: str | os.PathLike[str], write: Callable[[Any], object]) -> None:
-    target = os.fspath(path)
-    directory, name = os.path.split(os.path.abspath(target))
-    fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.replace(temp, target)
-    except BaseException:
-        # Only our own temporary file: the target is either the old file or the whole new one.
-        try:
-            os.unlink(temp)
-        except FileNotFoundError:
-            pass
-        raise
