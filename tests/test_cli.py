@@ -368,7 +368,8 @@ def test_equity_table_with_a_stub(capsys: pytest.CaptureFixture[str], monkeypatc
     monkeypatch.setitem(sys.modules, "twoplustwo.equity", SimpleNamespace(equity=equity, equity_table=equity_table))
     code, out, err = run(["equity", "AsAh", "Ks Kh", "--board", "2c 7d", "--board", "9s", "--dead", "3c"], capsys)
     assert (code, err) == (0, "")
-    options = {"game": "holdem", "method": "auto", "stderr": None, "samples": None, "seed": None, "threads": None}
+    options = {"game": "holdem", "method": "auto", "stderr": None, "samples": None, "seed": None, "threads": None,
+               "quiet": False}
     assert calls == [([[51, 50], [47, 46]], [0, 21, 31], [4], options)]
     lines = out.splitlines()
     assert lines[0] == "board: 2c 7d 9s; dead: 3c"

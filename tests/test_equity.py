@@ -387,3 +387,22 @@ def test_short_deck_ranges_against_brute_force(game: str) -> None:
         equity(["AsKs", "22"], game=game)
     with pytest.raises(ValueError, match=rf"hand 2: card 0 \('2c'\): not in the {game} deck"):
         equity(["AsKs", "2c 2d"], game=game)
+
+
+def test_long_enumerations_and_sampling_show_progress_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from twoplustwo import progress
+
+    equity(["QQ+", "AKs"], board="2c")  # not a terminal: no bar
+    assert capsys.readouterr().err == ""
+    pytest.importorskip("tqdm")
+    monkeypatch.setattr(progress, "is_terminal", lambda stream: True)
+    monkeypatch.setattr(progress, "DELAY", 0)
+    equity(["QQ+", "AKs"], board="2c")
+    assert "boards" in capsys.readouterr().err
+    equity(["QQ+", "AKs"], method="monte-carlo", samples=100_000, seed=1)
+    assert "games" in capsys.readouterr().err
+    equity(["QQ+", "AKs"], board="2c", quiet=True)
+    equity(["QQ+", "AKs"], method="monte-carlo", samples=100_000, seed=1, quiet=True)
+    assert capsys.readouterr().err == ""

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from twoplustwo import atomic
+from twoplustwo import atomic, progress
 from twoplustwo.cards import format_cards
 from twoplustwo.evaluate import evaluate_batch
 from twoplustwo.handranks import export_handranks, handranks_value, value_from_handranks
@@ -223,6 +223,7 @@ def test_deterministic_with_a_progress_bar(
     pytest.importorskip("tqdm")
     terminal = _Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
+    monkeypatch.setattr(progress, "DELAY", 0)  # the export may take less than the usual delay
     again = export_handranks(tmp_path / "again.dat", tables=tables)
     assert "HandRanks.dat" in terminal.getvalue()
     with open(exported, "rb") as a, open(again, "rb") as b:

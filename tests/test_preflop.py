@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from twoplustwo import preflop
+from twoplustwo import preflop, progress
 from twoplustwo.cards import parse_cards
 from twoplustwo.equity import equity
 from twoplustwo.outcomes import PlayerEquity
@@ -189,7 +189,8 @@ def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys
     preflop_matchups(["AA"], ["KK"])
     assert capsys.readouterr().err == ""
     pytest.importorskip("tqdm")
-    monkeypatch.setattr(preflop, "_is_terminal", lambda stream: True)
+    monkeypatch.setattr(progress, "is_terminal", lambda stream: True)
+    monkeypatch.setattr(progress, "DELAY", 0)
     preflop_matchups(["AA"], ["KK"])
     assert "deals" in capsys.readouterr().err
     preflop_matchups(["AA"], ["KK"], quiet=True)

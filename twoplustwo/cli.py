@@ -311,6 +311,7 @@ def _cmd_equity(args: argparse.Namespace) -> int:
         samples=args.samples,
         seed=args.seed,
         threads=args.threads,
+        quiet=args.quiet,
     )
     game = "" if args.game == HOLDEM else f"game: {args.game}; "
     print(f"{game}board: {format_cards(board) or 'none'}; dead: {format_cards(dead) or 'none'}")
@@ -457,6 +458,7 @@ def _parser() -> _Parser:
     sp.add_argument("--samples", type=int, metavar="N", help="Monte Carlo: stop after N games")
     sp.add_argument("--seed", type=int, metavar="N", help="Monte Carlo: seed, for a reproducible run")
     sp.add_argument("--threads", type=int, metavar="N", help="threads (default: one per CPU)")
+    sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.add_argument(
         "--game",
         choices=EQUITY_GAMES,

@@ -149,6 +149,7 @@ def equity(
     seed: int | None = None,
     tables: Tables | None = None,
     threads: int | None = None,
+    quiet: bool = False,
 ) -> list[PlayerEquity]:
     """Win, tie and equity of 2 to 9 players, each a hand or a range.
 
@@ -182,7 +183,9 @@ def equity(
     empty, no compatible deal, fewer than 2 or more than 9 players, a board
     of more than 5 cards, too few cards left to complete the board, or a
     bad ``method``, ``stderr``, ``samples`` or ``seed``. Long enumerations
-    run on ``threads`` threads (default: one per CPU).
+    run on ``threads`` threads (default: one per CPU); enumerating ranges and
+    sampling show a progress bar on stderr when they take a while, unless
+    stderr is not a terminal or ``quiet`` is true.
 
     Memory: hands alone take 2 bytes per player and board for the call; the
     first such call also builds the process's index of card subsets
@@ -234,7 +237,7 @@ def equity(
     if rest - held < missing:
         raise ValueError(f"only {rest - held} cards left after the hands, the board needs {missing} more")
     if omaha:
-        return _omaha(parsed, known, out, game, method, stderr, samples, seed, tables, workers)
+        return _omaha(parsed, known, out, game, method, stderr, samples, seed, tables, workers, quiet)
     combos = [p.combos for p in parsed]
     if method == "auto":
         ranged = any(p.ranged for p in parsed)
@@ -255,6 +258,7 @@ def equity(
             game=game,
             tables=tables,
             threads=workers,
+            quiet=quiet,
         )
     if not any(p.ranged for p in parsed):
         holes = [p.combos[0].tolist() for p in parsed]
@@ -264,7 +268,7 @@ def equity(
             for p, (games, wins, ties, units) in zip(parsed, counts)
         ]
     found, weight = exact.deals(
-        [(p.combos, p.weights) for p in parsed], known, out, game=game, tables=tables, threads=workers
+        [(p.combos, p.weights) for p in parsed], known, out, game=game, tables=tables, threads=workers, quiet=quiet
     )
     return _results(parsed, found, weight)
 
@@ -280,6 +284,7 @@ def _omaha(
     seed: int | None,
     tables: Tables | None,
     workers: int,
+    quiet: bool,
 ) -> list[PlayerEquity]:
     """Omaha equity of hands: enumerated when small enough (or asked), else sampled."""
     from math import comb
@@ -306,6 +311,7 @@ def _omaha(
             game=game,
             tables=tables,
             threads=workers,
+            quiet=quiet,
         )
     counts = omaha_equity.counts(holes, known, out, hilo=game == "omaha-hilo", tables=tables, threads=workers)
     return [PlayerEquity(p.label, *c) for p, c in zip(parsed, counts)]

@@ -37,6 +37,7 @@ import numpy.typing as npt
 
 from . import pool
 from .games import HOLDEM, resolve
+from .progress import progress
 from .ranges import combo_indices
 from .tables import Tables, get_tables
 
@@ -228,6 +229,7 @@ def deals(
     game: str = HOLDEM,
     tables: Tables | None = None,
     threads: int | None = None,
+    quiet: bool = False,
 ) -> tuple[DealCounts, npt.NDArray[np.float64]]:
     """Exact counts of every compatible deal of the players' combos over every completion of ``known``.
 
@@ -236,7 +238,8 @@ def deals(
     ``game``'s deck (the caller removes those).
     Returns the :class:`DealCounts` and each deal's weight, the product of
     its combos' weights. Raises ``ValueError`` when no deal is compatible or
-    there are more than :data:`MAX_DEALS`.
+    there are more than :data:`MAX_DEALS`. A long run shows a progress bar
+    of boards on a terminal unless ``quiet``.
     """
     workers = pool.resolve_threads(threads)
     combos = [np.asarray(c, dtype=np.intp) for c, _ in players]
@@ -284,13 +287,15 @@ def deals(
             else:
                 _values_numpy(layers, starts, held, depth, pre, free, values)
             _score(walker, values, rows, counts, games)
+            update(values.shape[1])
         return counts, games
 
     boards = comb(len(rest), missing)
     n_parts = workers if boards * len(starts) >= _PARALLEL_MIN else 1
     # Parts take every n-th block: blocks shrink along the order, so each
     # part gets its share of big and small ones.
-    results = pool.run(n_parts, part, range(n_parts))
+    with progress(boards, "boards", quiet=quiet) as update:
+        results = pool.run(n_parts, part, range(n_parts))
     counts = np.sum([c for c, _ in results], axis=0)
     games = np.sum([g for _, g in results], axis=0)
     return DealCounts(found, counts, games), weight

@@ -27,7 +27,6 @@ True
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, overload
@@ -37,6 +36,7 @@ import numpy.typing as npt
 
 from .atomic import check_target, write_atomically
 from .format import TableError
+from .progress import progress
 from .tables import Tables, get_tables
 from .values import CATEGORY_FIRST, CATEGORY_LAST, N_VALUES
 
@@ -186,17 +186,6 @@ def _blocks(t: Tables) -> tuple[int, Iterator[npt.NDArray[np.int32]]]:
     return base[-1], blocks()
 
 
-def _progress(total: int, quiet: bool) -> Any:
-    """A tqdm bar on stderr (tqdm only draws on a terminal), or None when quiet or tqdm is missing."""
-    if quiet:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:  # tqdm is optional for the runtime: no bar then
-        return None
-    return tqdm(total=total, desc="HandRanks.dat", unit="B", unit_scale=True, disable=None, file=sys.stderr)
-
-
 def export_handranks(path: str | os.PathLike[str], *, tables: Tables | None = None, quiet: bool = False) -> Path:
     """Write the dag7 DAG of ``tables`` to ``path`` as a classic ``HandRanks.dat``; return the path.
 
@@ -210,10 +199,6 @@ def export_handranks(path: str | os.PathLike[str], *, tables: Tables | None = No
     """
     target = check_target(path, "HandRanks.dat")
     total, blocks = _blocks(get_tables(tables))
-    bar = _progress(4 * total, quiet)
-    try:
-        write_atomically(target, blocks, None if bar is None else bar.update)
-    finally:
-        if bar is not None:
-            bar.close()
+    with progress(4 * total, "B", desc="HandRanks.dat", quiet=quiet) as update:
+        write_atomically(target, blocks, update)
     return target

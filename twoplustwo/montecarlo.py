@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -58,6 +58,7 @@ from .games import GAMES, HOLDEM, resolve
 from .omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
 from .omaha_equity import HILO_UNIT, hilo_shares
 from .outcomes import PlayerEquity
+from .progress import progress
 from .tables import Tables, get_tables
 
 __all__ = [
@@ -506,6 +507,7 @@ def monte_carlo(
     game: str = HOLDEM,
     tables: Tables | None = None,
     threads: int | None = None,
+    quiet: bool = False,
 ) -> list[PlayerEquity]:
     """Sampled win, tie and equity of 2 to 9 players, each a hand or a weighted range.
 
@@ -530,7 +532,8 @@ def monte_carlo(
     Stops as the module docstring says: ``stderr`` a positive number,
     ``samples`` a positive int, ``seed`` ``None`` (fresh entropy) or a
     non-negative int; otherwise ``TypeError`` or ``ValueError`` naming the
-    argument. Batches run on ``threads`` threads (default: one per CPU).
+    argument. Batches run on ``threads`` threads (default: one per CPU). A
+    long run shows a progress bar of games on a terminal unless ``quiet``.
     Raises ``ValueError`` when no deal is compatible, when compatible deals
     are under :data:`MIN_ACCEPTANCE` of those drawn, or when too few cards
     are left to deal.
@@ -550,6 +553,15 @@ def monte_carlo(
     sampler = _Sampler(people, known, out, root, get_tables(tables), game, deck)
 
     total = _Tally(people, sampler.pot)
+    with progress(cap if target is None else None, "games", quiet=quiet) as update:
+        _sample(sampler, total, workers, cap, target, update)
+    return _results(total, people, labels)
+
+
+def _sample(
+    sampler: _Sampler, total: _Tally, workers: int, cap: int, target: float | None, update: Callable[[int], object]
+) -> None:
+    """Play rounds of batches into ``total`` until the stopping rule holds."""
     rounds = _FIRST_ROUND
     while total.games < cap:
         left = cap - total.games
@@ -557,6 +569,7 @@ def monte_carlo(
         first = total.games // BATCH  # only the last batch is ever short
         for tally in pool.run(min(workers, len(sizes)), sampler.batch, range(first, first + len(sizes)), sizes):
             total.add(tally)
+        update(sum(sizes))
         if target is None:
             rounds = _MAX_ROUND
             continue
@@ -566,7 +579,6 @@ def monte_carlo(
         # Games the noisiest player needs for the target, with some margin.
         need = 1.05 * max(variances) / (target * target) - total.games
         rounds = min(_MAX_ROUND, max(_MIN_ROUND, math.ceil(need / BATCH)))
-    return _results(total, people, labels)
 
 
 def _results(total: _Tally, players: list[_Player], labels: Sequence[str]) -> list[PlayerEquity]:

@@ -38,7 +38,6 @@ import csv
 import functools
 import io
 import os
-import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from math import comb
@@ -51,6 +50,7 @@ from . import pool
 from .atomic import check_target, write_atomically
 from .exact import draw_index
 from .outcomes import PlayerEquity, equity_table
+from .progress import progress
 from .ranges import COMBOS, HAND_CLASSES, N_COMBOS, class_combos, combo_indices
 from .tables import Tables, get_tables, load_tables
 
@@ -418,7 +418,7 @@ def preflop_vs_random(
         futures = [ex.submit(_vs_random_task, path, boards[lo:hi], weights[lo:hi], tuple(ids)) for lo, hi in spans]
         parts = _gather(futures, spans)
     total = np.zeros((2, len(plan.targets)), dtype=np.int64)
-    with _Progress(len(boards), "boards", quiet) as bar:
+    with progress(len(boards), "boards", quiet=quiet) as bar:
         for part, (lo, hi) in parts:
             total += part
             bar(hi - lo)
@@ -478,38 +478,6 @@ def _gather(futures: Sequence[Future[T]], spans: Sequence[_Span]) -> Iterator[tu
         # A failed part, or a caller that stopped early, must not leave the rest queued.
         for f in futures:
             f.cancel()
-
-
-class _Progress:
-    """A tqdm bar on stderr when it is a terminal (and tqdm is installed); the bar's update, else a no-op."""
-
-    def __init__(self, total: int, unit: str, quiet: bool) -> None:
-        self._bar: Any = None
-        if quiet or not _is_terminal(sys.stderr):
-            return
-        try:
-            from tqdm import tqdm
-        except ImportError:
-            return
-        self._bar = tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, leave=False)
-
-    def __enter__(self) -> Callable[[int], None]:
-        return self._bar.update if self._bar is not None else _ignore
-
-    def __exit__(self, *exc: object) -> None:
-        if self._bar is not None:
-            self._bar.close()
-
-
-def _ignore(n: int) -> None:
-    pass
-
-
-def _is_terminal(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
 
 
 # ---------------------------------------------------------------------------
@@ -612,7 +580,7 @@ def preflop_matchups(
         parts = _run_local(workers, [functools.partial(_matchup_counts, unique[lo:hi], t) for lo, hi in spans], spans)
     else:
         parts = _gather([ex.submit(_matchup_task, str(t.path), unique[lo:hi]) for lo, hi in spans], spans)
-    with _Progress(len(unique), "deals", quiet) as bar:
+    with progress(len(unique), "deals", quiet=quiet) as bar:
         for part, (lo, hi) in parts:
             counts[lo:hi] = part
             bar(hi - lo)

@@ -1,0 +1,59 @@
+"""Progress bars for long work: tqdm on stderr, only on a terminal and unless asked to be quiet.
+
+tqdm is optional for the runtime: without it the work runs all the same,
+with no bar. A bar appears only after half a second, so quick calls never
+draw one.
+
+>>> with progress(3, "boards", quiet=True) as update:
+...     for _ in range(3):
+...         update(1)
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["DELAY", "is_terminal", "progress"]
+
+#: Seconds of work before a bar appears.
+DELAY = 0.5
+
+
+def is_terminal(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal (a closed or odd stream is not)."""
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def _ignore(n: int) -> None:
+    pass
+
+
+class progress:  # noqa: N801 (used like a function: ``with progress(...) as update``)
+    """A context whose value is the bar's ``update(n)``, or a no-op when no bar is drawn.
+
+    ``total`` may be None when the amount of work is not known in advance.
+    """
+
+    def __init__(self, total: float | None, unit: str, *, desc: str | None = None, quiet: bool = False) -> None:
+        self._bar: Any = None
+        if quiet or not is_terminal(sys.stderr):
+            return
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return
+        self._bar = tqdm(
+            total=total, desc=desc, unit=unit, unit_scale=True, file=sys.stderr, leave=False, delay=DELAY
+        )
+
+    def __enter__(self) -> Callable[[int], object]:
+        return self._bar.update if self._bar is not None else _ignore
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.close()
