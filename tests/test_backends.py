@@ -348,6 +348,14 @@ for hand in ([0, 1, 2, 3], [0, 1, 2, 3, 3], [0, 1, 2, 3, 2**70], "As Ks Qs Js Ts
         tp.evaluate(hand)
     except ValueError:
         pass
+# Range equity's kernels (block values with held cards, deal scoring) and
+# the game entry point with its small tables.
+a, b, _ = tp.equity(["QQ+,AKs", "AK", "22"], board="Qh 7c", threads=2)
+assert a.games == b.games > 0
+sd = (np.argsort(rng.random((3000, 36)), axis=1)[:, :7] + 16).astype(np.uint8)
+want = tp.evaluate_batch(sd, game="short-deck").tolist()
+assert [tp.evaluate(h, game="short-deck") for h in sd.tolist()] == want
+assert tp.equity(["As Kh Qs 2d", "Ah Ks 5c 4c"], board="2h 3d 4d", game="omaha-hilo")[0].games == 820
 print("ok")
 """.replace("PKG", repr(str(sanitized_core)))
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=sanitized_core,
