@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from twoplustwo.cards import format_cards, parse_cards
 from twoplustwo.equity import PlayerEquity, equity, equity_table
 from twoplustwo.evaluate import evaluate
-from twoplustwo.ranges import parse_range
+from twoplustwo.ranges import Range, parse_range
 from twoplustwo.tables import Tables
 
 
@@ -406,3 +406,40 @@ def test_long_enumerations_and_sampling_show_progress_on_a_terminal(
     equity(["QQ+", "AKs"], board="2c", quiet=True)
     equity(["QQ+", "AKs"], method="monte-carlo", samples=100_000, seed=1, quiet=True)
     assert capsys.readouterr().err == ""
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    players=st.integers(2, 3),
+    board_size=st.sampled_from([4, 5]),
+    sizes=st.lists(st.integers(1, 4), min_size=3, max_size=3),
+    halves=st.lists(st.booleans(), min_size=12, max_size=12),
+    deck=st.permutations(list(range(52))),
+)
+def test_random_small_ranges_against_brute_force(
+    players: int, board_size: int, sizes: list[int], halves: list[bool], deck: list[int]
+) -> None:
+    # Ranges drawn from a few shared cards, so that deals clash often.
+    board, pool_cards = deck[:board_size], deck[board_size : board_size + 7]
+    pairs = list(combinations(pool_cards, 2))
+    ranges = []
+    for i in range(players):
+        rows = [pairs[(7 * i + 5 * k) % len(pairs)] for k in range(sizes[i])]
+        weights = [0.5 if halves[4 * i + k] else 1.0 for k in range(sizes[i])]
+        ranges.append(str(Range.from_combos(rows, weights)))
+    board_text = format_cards(board)
+    # As Range objects: the text of a one-combo range would read as a hand.
+    as_ranges = [parse_range(r) for r in ranges]
+    try:
+        want, per_combo = brute_force_ranges(ranges, board_text)
+    except ZeroDivisionError:  # no compatible deal: equity must say so
+        with pytest.raises(ValueError, match="no deal"):
+            equity(as_ranges, board=board_text, method="exact")
+        return
+    got = equity(as_ranges, board=board_text, method="exact")
+    for r, (games, wins, ties, share), combos in zip(got, want, per_combo):
+        assert (r.games, r.wins, r.ties) == pytest.approx((games, wins, ties), rel=1e-12)
+        assert r.equity == pytest.approx(share, rel=1e-12)
+        assert r.combos is not None and r.combo_equity is not None
+        for c, e in zip(r.combos.tolist(), r.combo_equity.tolist()):
+            assert np.isnan(e) if tuple(c) not in combos else e == pytest.approx(combos[tuple(c)], rel=1e-12)
