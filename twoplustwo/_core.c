@@ -1216,6 +1216,32 @@ static void draw_walk_held(const struct dag *d, int depth, uint32_t node, const 
     }
 }
 
+/* The buffers of args[which[0..n-1]], C-contiguous, those from `writable`
+ * on writable: how many were got (n, or fewer with an exception set). */
+static int get_buffers(PyObject *const *args, const int *which, int n, int writable, Py_buffer *b) {
+    int got = 0;
+    for (; got < n; got++) {
+        int flags = PyBUF_C_CONTIGUOUS | PyBUF_ND | (got >= writable ? PyBUF_WRITABLE : 0);
+        if (PyObject_GetBuffer(args[which[got]], &b[got], flags) < 0)
+            break;
+    }
+    return got;
+}
+
+/* Release the buffers get_buffers got; None, or NULL with its exception or
+ * a ValueError saying `error`. */
+static PyObject *release_buffers(Py_buffer *b, int got, int n, const char *error) {
+    for (int i = 0; i < got; i++)
+        PyBuffer_Release(&b[i]);
+    if (got < n)
+        return NULL;
+    if (error != NULL) {
+        PyErr_SetString(PyExc_ValueError, error);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* range_values(starts, held, depth, prefix, free, out): for each combo d, the
  * value of every board made of the cards `prefix` and a (7 - depth - p)-card
  * draw from the sorted cards `free` (lexicographic order), added to dag7 node
@@ -1230,13 +1256,8 @@ static PyObject *Walker_range_values(Walker *self, PyObject *const *args, Py_ssi
     if (PyErr_Occurred())
         return NULL;
     Py_buffer b[5];
-    int got = 0;
     const int order[5] = {0, 1, 3, 4, 5};
-    for (; got < 5; got++) {
-        int flags = PyBUF_C_CONTIGUOUS | PyBUF_ND | (got == 4 ? PyBUF_WRITABLE : 0);
-        if (PyObject_GetBuffer(args[order[got]], &b[got], flags) < 0)
-            break;
-    }
+    int got = get_buffers(args, order, 5, 4, b);
     const char *error = NULL;
     const struct dag *d = &self->dag[2];
     Py_ssize_t n = 0, draws = 0;
@@ -1287,15 +1308,7 @@ static PyObject *Walker_range_values(Walker *self, PyObject *const *args, Py_ssi
         }
         Py_END_ALLOW_THREADS
     }
-    for (int i = 0; i < got; i++)
-        PyBuffer_Release(&b[i]);
-    if (got < 5)
-        return NULL;
-    if (error != NULL) {
-        PyErr_SetString(PyExc_ValueError, error);
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return release_buffers(b, got, 5, error);
 }
 
 /* score_tuples(values, tuples, counts, games): for each deal (row of `tuples`,
@@ -1311,12 +1324,8 @@ static PyObject *Walker_score_tuples(Walker *self, PyObject *const *args, Py_ssi
         return NULL;
     }
     Py_buffer b[4];
-    int got = 0;
-    for (; got < 4; got++) {
-        int flags = PyBUF_C_CONTIGUOUS | PyBUF_ND | (got >= 2 ? PyBUF_WRITABLE : 0);
-        if (PyObject_GetBuffer(args[got], &b[got], flags) < 0)
-            break;
-    }
+    const int order[4] = {0, 1, 2, 3};
+    int got = get_buffers(args, order, 4, 2, b);
     const char *error = NULL;
     Py_ssize_t rows = 0, boards = 0, deals = 0;
     int players = 0;
@@ -1395,15 +1404,7 @@ static PyObject *Walker_score_tuples(Walker *self, PyObject *const *args, Py_ssi
         }
         Py_END_ALLOW_THREADS
     }
-    for (int i = 0; i < got; i++)
-        PyBuffer_Release(&b[i]);
-    if (got < 4)
-        return NULL;
-    if (error != NULL) {
-        PyErr_SetString(PyExc_ValueError, error);
-        return NULL;
-    }
-    Py_RETURN_NONE;
+    return release_buffers(b, got, 4, error);
 }
 
 /* rank_combos(node, depth, held, out): the value of each of the 1,326 two-card

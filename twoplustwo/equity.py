@@ -244,22 +244,7 @@ def equity(
         small = not ranged or exact.work(combos, known, out, deck) <= AUTO_EXACT_WORK
         method = "exact" if small else "monte-carlo"
     if method == "monte-carlo":
-        from .montecarlo import monte_carlo
-
-        return monte_carlo(
-            [(p.combos, p.weights) for p in parsed],
-            [p.label for p in parsed],
-            [p.ranged for p in parsed],
-            known,
-            out,
-            stderr=stderr,
-            samples=samples,
-            seed=seed,
-            game=game,
-            tables=tables,
-            threads=workers,
-            quiet=quiet,
-        )
+        return _sample(parsed, known, out, game, stderr, samples, seed, tables, workers, quiet)
     if not any(p.ranged for p in parsed):
         holes = [p.combos[0].tolist() for p in parsed]
         counts = exact.hands(holes, known, out, game=game, tables=tables, threads=workers)
@@ -271,6 +256,37 @@ def equity(
         [(p.combos, p.weights) for p in parsed], known, out, game=game, tables=tables, threads=workers, quiet=quiet
     )
     return _results(parsed, found, weight)
+
+
+def _sample(
+    parsed: list[_Player],
+    known: list[int],
+    out: list[int],
+    game: str,
+    stderr: float | None,
+    samples: int | None,
+    seed: int | None,
+    tables: Tables | None,
+    workers: int,
+    quiet: bool,
+) -> list[PlayerEquity]:
+    """Monte Carlo equity (:mod:`twoplustwo.montecarlo`) of the checked players."""
+    from .montecarlo import monte_carlo
+
+    return monte_carlo(
+        [(p.combos, p.weights) for p in parsed],
+        [p.label for p in parsed],
+        [p.ranged for p in parsed],
+        known,
+        out,
+        stderr=stderr,
+        samples=samples,
+        seed=seed,
+        game=game,
+        tables=tables,
+        threads=workers,
+        quiet=quiet,
+    )
 
 
 def _omaha(
@@ -297,22 +313,7 @@ def _omaha(
         work = comb(rest, 5 - len(known)) * sum(comb(len(h), 2) for h in holes)
         method = "exact" if work <= AUTO_OMAHA_WORK else "monte-carlo"
     if method == "monte-carlo":
-        from .montecarlo import monte_carlo
-
-        return monte_carlo(
-            [(p.combos, p.weights) for p in parsed],
-            [p.label for p in parsed],
-            [False] * len(parsed),
-            known,
-            out,
-            stderr=stderr,
-            samples=samples,
-            seed=seed,
-            game=game,
-            tables=tables,
-            threads=workers,
-            quiet=quiet,
-        )
+        return _sample(parsed, known, out, game, stderr, samples, seed, tables, workers, quiet)
     counts = omaha_equity.counts(holes, known, out, hilo=game == "omaha-hilo", tables=tables, threads=workers)
     return [PlayerEquity(p.label, *c) for p, c in zip(parsed, counts)]
 
