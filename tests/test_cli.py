@@ -501,6 +501,7 @@ def test_range_command(capsys: pytest.CaptureFixture[str]) -> None:
     ("args", "message"),
     [
         (["range", "AAs"], "item 1 ('AAs') at offset 0: a pair cannot be suited or offsuit"),
+        (["range", "AA", "--per-line", "0"], "--per-line must be at least 1, got 0"),
         (["equity", "AsAh", "QQ+,AKx"], "player 2: item 2 ('AKx')"),
         (["equity", "AsAx", "KsKh"], "player 1: not a hand (card 1 ('Ax'): unknown suit 'x'"),
         (["equity", "AsAh", "KK", "--exact", "--seed", "1"], "--exact takes none of them"),

@@ -322,6 +322,8 @@ def _cmd_equity(args: argparse.Namespace) -> int:
 def _cmd_range(args: argparse.Namespace) -> int:
     from .ranges import N_COMBOS, parse_range
 
+    if args.per_line < 1:
+        raise ValueError(f"--per-line must be at least 1, got {args.per_line}")
     r = parse_range(args.range)
     weights = r.weights.tolist()
     total = sum(weights)

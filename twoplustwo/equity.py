@@ -223,10 +223,11 @@ def equity(
     out = parse_cards(dead)
     fixed = [(f"hand {i + 1}", p.combos[0].tolist()) for i, p in enumerate(parsed) if not p.ranged]
     check_disjoint(fixed + [("the board", known), ("the dead cards", out)])
-    # The deck: a short-deck game's comes from its tables, loaded here.
-    deck = range(52) if omaha or game == HOLDEM else resolve(game, tables).deck
-    if deck.start:
+    deck = range(52)
+    if not omaha and game != HOLDEM:
+        # A short-deck game's deck comes from its tables, loaded here.
         g = resolve(game, tables)
+        deck = g.deck
         for what, cards in fixed + [("the board", known), ("the dead cards", out)]:
             g.check_cards(cards, f"{what}: card")
     taken = {c for _, h in fixed for c in h} | set(known) | set(out) | set(range(deck.start))
