@@ -251,10 +251,10 @@ def deals(
     weight = np.prod([w[found[:, i]] for i, (_, w) in enumerate(players)], axis=0)
     # One row of values per distinct combo, whichever players hold it.
     ids = [combo_indices(c[:, 0], c[:, 1]) for c in combos]
-    distinct, where = np.unique(np.concatenate(ids), return_inverse=True)
+    _, at, where = np.unique(np.concatenate(ids), return_index=True, return_inverse=True)
     offsets = np.cumsum([0] + [len(i) for i in ids])
     rows = np.stack([where[offsets[i] + found[:, i]] for i in range(len(combos))], axis=1).astype(np.int32)
-    first = np.concatenate(combos)[np.unique(where, return_index=True)[1]]
+    first = np.concatenate(combos)[at]
     t = get_tables(tables)
     g = resolve(game, t)
     layers = g.layers(7)
@@ -297,7 +297,7 @@ def deals(
     with progress(boards, "boards", quiet=quiet) as update:
         results = pool.run(n_parts, part, range(n_parts))
     counts = np.sum([c for c, _ in results], axis=0)
-    games = np.sum([g for _, g in results], axis=0)
+    games = np.sum([n for _, n in results], axis=0)
     return DealCounts(found, counts, games), weight
 
 
