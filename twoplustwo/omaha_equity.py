@@ -88,12 +88,12 @@ def counts(
     rest = exact.board_cards(known, [*dead, *(c for h in holes for c in h)])
     rows = boards(known, rest)
     n = len(rows)
-    high = np.stack([evaluate_omaha_batch(np.tile(np.array(h, np.uint8), (n, 1)), rows, tables=t, threads=threads)
-                     for h in holes])
+    # Each hand beside every board, once for the high and the low.
+    tiled = [np.tile(np.array(h, np.uint8), (n, 1)) for h in holes]
+    high = np.stack([evaluate_omaha_batch(h, rows, tables=t, threads=threads) for h in tiled])
     if not hilo:
         return [(g, w, ties, u / (exact.SPLIT * g)) for g, w, ties, u in exact.score_hands(high, t.walker)]
-    low = np.stack([evaluate_omaha_low_batch(np.tile(np.array(h, np.uint8), (n, 1)), rows, threads=threads)
-                    for h in holes])
+    low = np.stack([evaluate_omaha_low_batch(h, rows, threads=threads) for h in tiled])
     shares = hilo_shares(high, low)
     return [
         (n, int((s == HILO_UNIT).sum()), int(((s > 0) & (s < HILO_UNIT)).sum()), int(s.sum()) / (HILO_UNIT * n))
