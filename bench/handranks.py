@@ -2,9 +2,14 @@
 
 The export goes to a scratch directory. ``bench/handranks_walk.c``, built with the system C compiler, first
 checks both layouts against each other on every 7-card hand (untimed), then times each walk: every 7-card hand
-in order (nested loops, one read per level), and :data:`N_RANDOM` hands of 7 random cards from a generator
-seeded with :data:`bench.SEED`. The fastest of :data:`REPEATS` runs counts; the sums of the values each walk
-read are its checksums.
+in order (nested loops, one read per level), and :data:`N_RANDOM` hands of 7 random cards seeded with
+:data:`bench.SEED`. The fastest of :data:`REPEATS` runs counts; the sums of the values each walk read are its
+checksums.
+
+On the same random hands it also times every read the walk makes with no read waiting on another: what the
+memory gives those reads, a reference for how close a walk comes to it (not a bound: a walk knows its next read
+only once the last arrives). ``evaluate_batch`` (1 thread, checked) runs on the same hands in this section, so
+the two compare directly.
 """
 
 from __future__ import annotations
@@ -19,11 +24,13 @@ from typing import Any
 
 import numpy as np
 
+import twoplustwo
 from twoplustwo.handranks import export_handranks, handranks_value
 from twoplustwo.tables import load_tables
 from twoplustwo.values import N_VALUES
+from twoplustwo_builder.hands import random_hands
 
-from . import SEED, say
+from . import SEED, best_of, say
 
 SOURCE = Path(__file__).with_name("handranks_walk.c")
 N_RANDOM = 10_000_000
@@ -64,12 +71,16 @@ def run() -> dict[str, Any]:
         exe = tmp / "handranks_walk"
         cmd = [_compiler(), "-O2", "-std=c99", "-Wall", "-Wextra", "-Werror", "-o", str(exe), str(SOURCE)]
         _checked(cmd)
-        args = [str(exe), str(out), str(tmp / "expected.bin"), str(N_RANDOM), str(SEED), str(REPEATS)]
+        hands = np.ascontiguousarray(random_hands(N_RANDOM, 7, seed=SEED), dtype=np.uint8)
+        hands.tofile(tmp / "hands.bin")
+        args = [str(exe), str(out), str(tmp / "expected.bin"), str(tmp / "hands.bin"), str(REPEATS)]
         for k in range(1, 8):
             f = files[f"dag7/layer{k}"]
             args += [str(t.path / f["name"]), str(f["offset"]), str(np.dtype(f["dtype"]).itemsize), str(f["shape"][0])]
         say(f"handranks: C walks, all 7-card hands in order and {N_RANDOM:,} random hands, best of {REPEATS}")
         walks = json.loads(_checked(args))
+    say(f"handranks: evaluate_batch of the same random hands, 1 thread, best of {REPEATS}")
+    batch_s = best_of(twoplustwo.evaluate_batch, hands, threads=1, repeats=REPEATS)[0]
 
     rows = []
     for order, w in (("in order", walks["in_order"]), ("random", walks["random"])):
@@ -85,6 +96,12 @@ def run() -> dict[str, Any]:
         "original_bytes": 4 * ORIGINAL_ENTRIES,
         "random_seed": SEED,
         "walks": rows,
+        # The random walk's reads with none waiting on another: what the memory gives them.
+        "reference": {"hands": N_RANDOM, "independent_reads_s": walks["random"]["independent_reads_s"],
+                    "hands_per_s": N_RANDOM / walks["random"]["independent_reads_s"],
+                    "checksum": format(walks["random"]["independent_reads_sum"], "x"),
+                    "evaluate_batch_s": batch_s, "evaluate_batch_hands_per_s": N_RANDOM / batch_s,
+                    "backend": twoplustwo.backend()},
         # Above 1: our layers walk faster than the export.
         "layers_speed_over_handranks": {
             order: walks[key]["handranks_s"] / walks[key]["layers_s"]

@@ -186,6 +186,11 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
             add(f"C walk of {hands}, hands/s", f"{mega(ours['hands_per_s'])} (typed dag7 layers){agree}",
                 f"{mega(theirs['hands_per_s'])} (the `HandRanks.dat` export)",
                 versus(ours["hands_per_s"], theirs["hands_per_s"], "rate"))
+        if c := hr.get("reference"):
+            add(f"the same random hands, hands/s: `evaluate_batch` ({c['backend']}, 1 thread)",
+                mega(c["evaluate_batch_hands_per_s"]),
+                f"{mega(c['hands_per_s'])} (the walk's reads, none waiting on another, C)",
+                versus(c["evaluate_batch_hands_per_s"], c["hands_per_s"], "rate"))
     if (m := res.get("memory")) and "summed_table_pss_mib" in m:
         pss = m["summed_table_pss_mib"]
         add("summed table PSS of 1 / 4 processes reading every page", " / ".join(f"{v:.1f} MiB" for v in pss.values()),

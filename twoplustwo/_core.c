@@ -20,9 +20,10 @@
 #include <string.h>
 
 #define MAX_DEPTH 7
-/* Rows walked together by walk_rows: enough independent lookups in flight
- * to hide memory latency, few enough for the node array to stay in L1. */
-#define BLOCK 1024
+/* Rows walked together by walk_rows: enough fetches in flight to keep the
+ * memory busy (on random 7-card hands 128 to 512 did equally well), few
+ * enough that a pass's fetched lines are still in L1 when the next reads them. */
+#define WALK_BLOCK 128
 
 struct dag {
     const unsigned char *layer[MAX_DEPTH]; /* layer k+1 of the DAG */
@@ -562,16 +563,19 @@ static PyObject *core_evaluate(PyObject *module, PyObject *const *args, Py_ssize
     return PyObject_Vectorcall(fallback, args, nargsf, kwnames);
 }
 
-/* One layer for m rows: node[i] = layer[node[i] * 52 + cards[i * stride]].
- * A prefetch PREFETCH rows ahead starts the next misses early; one loop per
- * entry width keeps the loop body small. */
-#define PREFETCH 32
+/* One layer for m rows. at[i] indexes row i's entry in this layer; on return
+ * it indexes the row's entry in the next layer, for card cards[i * stride],
+ * and that entry's line is already on its way. A whole pass of fetches goes
+ * out before the next pass reads any of them, so many misses are in flight at
+ * once; a walk that reads each entry as soon as it asks for it keeps the
+ * processor's window full of reads that wait, and half as many in flight.
+ * One loop per entry width keeps the loop body small. */
 #define STEP(TYPE, LOAD)                                                                  \
     for (int i = 0; i < m; i++) {                                                         \
-        if (i + PREFETCH < m)                                                             \
-            PREFETCH_AT(layer + ((size_t)node[i + PREFETCH] * 52 + cards[(i + PREFETCH) * stride]) * sizeof(TYPE)); \
-        const unsigned char *p = layer + ((size_t)node[i] * 52 + cards[i * stride]) * sizeof(TYPE); \
-        node[i] = LOAD;                                                                   \
+        const unsigned char *p = layer + at[i] * sizeof(TYPE);                            \
+        size_t x = (size_t)(LOAD) * 52 + cards[i * stride];                               \
+        at[i] = x;                                                                        \
+        PREFETCH_AT(next + x * next_width);                                               \
     }
 #if defined(__GNUC__)
 #define PREFETCH_AT(p) __builtin_prefetch(p)
@@ -579,7 +583,8 @@ static PyObject *core_evaluate(PyObject *module, PyObject *const *args, Py_ssize
 #define PREFETCH_AT(p) ((void)0)
 #endif
 
-static void step(const unsigned char *layer, int width, uint32_t *node, const unsigned char *cards, int stride, int m) {
+static void step(const unsigned char *layer, int width, size_t *at, const unsigned char *cards, int stride, int m,
+                 const unsigned char *next, int next_width) {
     switch (width) {
     case 1:
         STEP(uint8_t, p[0])
@@ -649,40 +654,56 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
     /* Rows go in blocks, one layer at a time across the block: the lookups
      * of different rows are independent, so their cache misses overlap
      * instead of queueing behind each other as in a row-by-row walk. */
-    uint32_t node[BLOCK];
-    for (Py_ssize_t r0 = 0; r0 < rows && bad < 0; r0 += BLOCK) {
-        int m = rows - r0 < BLOCK ? (int)(rows - r0) : BLOCK;
+    size_t at[WALK_BLOCK];
+    const unsigned char *first = d->layer[depth];
+    const int first_width = d->width[depth];
+    const unsigned char *last = d->layer[depth + k - 1];
+    const int last_width = d->width[depth + k - 1];
+    for (Py_ssize_t r0 = 0; r0 < rows && bad < 0; r0 += WALK_BLOCK) {
+        int m = rows - r0 < WALK_BLOCK ? (int)(rows - r0) : WALK_BLOCK;
         const unsigned char *block = h + r0 * k;
         /* Cards over 51 are always caught, so no walk can leave the arrays;
          * duplicates, cards the prefix holds and cards outside the deck only
-         * with check (unchecked they give some value, as on the numpy path). */
+         * with check (unchecked they give some value, as on the numpy path).
+         * c + 12 reaches 64 exactly when c is over 51, so unchecked blocks
+         * need one pass over their bytes, which the compiler vectorises. */
+        unsigned over = 0;
+        if (!check)
+            for (int i = 0; i < m * k; i++)
+                over |= block[i] + 12u;
         for (int i = 0; i < m; i++) {
             const unsigned char *c = block + i * k;
-            uint64_t seen = check ? held : 0;
-            int ok = 1;
-            for (int j = 0; j < k; j++) {
-                uint64_t bit = (uint64_t)1 << (c[j] & 63);
-                ok &= c[j] <= 51 && !(check && (seen & bit));
-                seen |= bit;
+            if (check || (over & ~63u)) {
+                uint64_t seen = held, twice = 0;
+                unsigned row_over = 0;
+                for (int j = 0; j < k; j++) {
+                    uint64_t bit = (uint64_t)1 << (c[j] & 63);
+                    twice |= seen & bit;
+                    seen |= bit;
+                    row_over |= c[j] + 12u;
+                }
+                if ((row_over & ~63u) || (check && (twice || (seen & refused)))) {
+                    bad = r0 + i;
+                    break;
+                }
             }
-            ok &= !(seen & refused);
-            if (!ok) {
-                bad = r0 + i;
-                break;
-            }
-            node[i] = (uint32_t)start;
+            at[i] = (size_t)start * 52 + c[0];
+            PREFETCH_AT(first + at[i] * first_width);
         }
         if (bad >= 0)
             break;
-        for (int j = 0; j < k; j++)
-            step(d->layer[depth + j], d->width[depth + j], node, block + j, k, m);
-        if (d->value == NULL) {
+        for (int j = depth; j < depth + k - 1; j++)
+            step(d->layer[j], d->width[j], at, block + j - depth + 1, k, m, d->layer[j + 1], d->width[j + 1]);
+        uint16_t *v = values + r0;
+        if (d->value != NULL) /* the last layer leads to nodes, and they to values */
             for (int i = 0; i < m; i++)
-                values[r0 + i] = (uint16_t)node[i];
-        } else {
+                v[i] = (uint16_t)get(d->value, d->value_width, get(last, last_width, at[i]));
+        else if (last_width == 2) /* a walk that ends in values, as every Hold'em DAG's does */
             for (int i = 0; i < m; i++)
-                values[r0 + i] = (uint16_t)get(d->value, d->value_width, node[i]);
-        }
+                v[i] = (uint16_t)get(last, 2, at[i]);
+        else
+            for (int i = 0; i < m; i++)
+                v[i] = (uint16_t)get(last, last_width, at[i]);
     }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&in);
