@@ -433,3 +433,32 @@ def test_equity_agrees_across_backends(both: tuple[Tables, Tables]) -> None:
         c.walker.draw_values(0, 2, np.arange(48, dtype=np.uint8), np.empty(5, dtype=np.uint16))
     with pytest.raises(ValueError, match="sorted, distinct"):
         c.walker.draw_values(0, 6, np.array([3, 2], dtype=np.uint8), np.empty(2, dtype=np.uint16))
+
+
+@needs_core
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_every_bad_card_position_is_caught_on_both_backends(both: tuple[Tables, Tables], k: int) -> None:
+    # The C check finds duplicates by comparing the sum of a row's card bits
+    # with their union, so try a duplicate at every pair of positions, and a
+    # card past 51 at every position, in a row past the first block of rows.
+    c, ref = both
+    rng = np.random.default_rng(k)
+    good = np.array([rng.choice(52, size=k, replace=False) for _ in range(300)], dtype=np.uint8)
+    row = 200
+    bads = []
+    for a in range(k):
+        for b in range(a + 1, k):
+            h = good.copy()
+            h[row, b] = h[row, a]
+            bads.append(h)
+        for card in (52, 63, 64, 116, 255):
+            h = good.copy()
+            h[row, a] = card
+            bads.append(h)
+    for h in bads:
+        got = outcome(lambda: tp.evaluate_batch(h, tables=c))  # noqa: B023
+        assert got == outcome(lambda: tp.evaluate_batch(h, tables=ref)), h[row]  # noqa: B023
+        assert got[0] == "ValueError" and f"hand {row}" in got[1], got
+        # Unchecked, a duplicate walks to some value and a card past 51 gets the numpy path's own outcome.
+        unchecked = outcome(lambda: tp.evaluate_batch(h, tables=c, check=False))  # noqa: B023
+        assert unchecked == outcome(lambda: tp.evaluate_batch(h, tables=ref, check=False)), h[row]  # noqa: B023

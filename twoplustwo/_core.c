@@ -184,6 +184,12 @@ static PyObject *Walker_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
             self->dag[d].layer[k] = take(self, PySequence_Fast_GET_ITEM(seq, k), &self->dag[d].width[k]);
             if (self->dag[d].layer[k] != NULL)
                 self->dag[d].entries[k] = (size_t)(self->views[self->n_views - 1].len / self->dag[d].width[k]);
+            if (self->dag[d].layer[k] != NULL && self->dag[d].entries[k] > UINT32_MAX) {
+                /* walk_rows indexes entries in 32 bits */
+                Py_DECREF(seq);
+                Py_DECREF(self);
+                return PyErr_Format(PyExc_ValueError, "dag%d layer %zd has over 2^32 entries", 5 + d, k + 1);
+            }
             if (self->dag[d].layer[k] == NULL) {
                 Py_DECREF(seq);
                 Py_DECREF(self);
@@ -572,10 +578,10 @@ static PyObject *core_evaluate(PyObject *module, PyObject *const *args, Py_ssize
  * One loop per entry width keeps the loop body small. */
 #define STEP(TYPE, LOAD)                                                                  \
     for (int i = 0; i < m; i++) {                                                         \
-        const unsigned char *p = layer + at[i] * sizeof(TYPE);                            \
-        size_t x = (size_t)(LOAD) * 52 + cards[i * stride];                               \
+        const unsigned char *p = layer + (size_t)at[i] * sizeof(TYPE);                    \
+        uint32_t x = (uint32_t)(LOAD) * 52 + cards[i * stride];                           \
         at[i] = x;                                                                        \
-        PREFETCH_AT(next + x * next_width);                                               \
+        PREFETCH_AT(next + (size_t)x * next_width);                                       \
     }
 #if defined(__GNUC__)
 #define PREFETCH_AT(p) __builtin_prefetch(p)
@@ -583,7 +589,7 @@ static PyObject *core_evaluate(PyObject *module, PyObject *const *args, Py_ssize
 #define PREFETCH_AT(p) ((void)0)
 #endif
 
-static void step(const unsigned char *layer, int width, size_t *at, const unsigned char *cards, int stride, int m,
+static void step(const unsigned char *layer, int width, uint32_t *at, const unsigned char *cards, int stride, int m,
                  const unsigned char *next, int next_width) {
     switch (width) {
     case 1:
@@ -648,13 +654,13 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
     const struct dag *d = &self->dag[depth + k - 5];
     const unsigned char *h = (const unsigned char *)in.buf;
     uint16_t *values = (uint16_t *)out.buf;
-    /* Cards a checked row may not hold besides its duplicates: those outside the deck. */
-    uint64_t refused = check ? ALL_CARDS & ~self->deck : 0;
+    /* Cards a checked row may not hold besides its duplicates: the prefix's and those outside the deck. */
+    uint64_t forbidden = held | (ALL_CARDS & ~self->deck);
     Py_BEGIN_ALLOW_THREADS
     /* Rows go in blocks, one layer at a time across the block: the lookups
      * of different rows are independent, so their cache misses overlap
      * instead of queueing behind each other as in a row-by-row walk. */
-    size_t at[WALK_BLOCK];
+    uint32_t at[WALK_BLOCK]; /* every layer has under 2^32 entries (checked when the walker is made) */
     const unsigned char *first = d->layer[depth];
     const int first_width = d->width[depth];
     const unsigned char *last = d->layer[depth + k - 1];
@@ -666,7 +672,10 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
          * duplicates, cards the prefix holds and cards outside the deck only
          * with check (unchecked they give some value, as on the numpy path).
          * c + 12 reaches 64 exactly when c is over 51, so unchecked blocks
-         * need one pass over their bytes, which the compiler vectorises. */
+         * need one pass over their bytes, which the compiler vectorises.
+         * A checked row's cards are distinct exactly when the sum of their
+         * bits equals the union (below 2^55, so nothing wraps): no chain of
+         * dependent steps from one card to the next. */
         unsigned over = 0;
         if (!check)
             for (int i = 0; i < m * k; i++)
@@ -674,21 +683,22 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
         for (int i = 0; i < m; i++) {
             const unsigned char *c = block + i * k;
             if (check || (over & ~63u)) {
-                uint64_t seen = held, twice = 0;
+                uint64_t seen = 0, sum = 0;
                 unsigned row_over = 0;
                 for (int j = 0; j < k; j++) {
                     uint64_t bit = (uint64_t)1 << (c[j] & 63);
-                    twice |= seen & bit;
                     seen |= bit;
+                    sum += bit;
                     row_over |= c[j] + 12u;
                 }
-                if ((row_over & ~63u) || (check && (twice || (seen & refused)))) {
+                if ((row_over & ~63u) || (check && (sum != seen || (seen & forbidden)))) {
                     bad = r0 + i;
                     break;
                 }
             }
-            at[i] = (size_t)start * 52 + c[0];
-            PREFETCH_AT(first + at[i] * first_width);
+            at[i] = (uint32_t)start * 52 + c[0];
+            if (depth > 0) /* a prefix's first layer is a large one; hold'em's first layer is 52 entries */
+                PREFETCH_AT(first + (size_t)at[i] * first_width);
         }
         if (bad >= 0)
             break;
