@@ -604,6 +604,42 @@ static void step(const unsigned char *layer, int width, uint32_t *at, const unsi
     }
 }
 
+/* The first index of each of m rows of k cards, walking on from the node
+ * whose row of entries begins at `base`: at[i] = base + row i's first card.
+ * Returns the first bad row, or -1.
+ * Cards over 51 are always caught, so no walk can leave the arrays;
+ * duplicates and forbidden cards (the prefix's, and those outside the deck)
+ * only with check: unchecked they give some value, as on the numpy path.
+ * c + 12 reaches 64 exactly when c is over 51, so an unchecked block needs one
+ * pass over its bytes, which the compiler vectorises. A checked row's cards
+ * are distinct exactly when the sum of their bits equals their union (below
+ * 2^55, so nothing wraps): no chain of dependent steps from card to card. */
+static Py_ssize_t start_rows(const unsigned char *block, int m, int k, int check, uint64_t forbidden, uint32_t base,
+                             uint32_t *at) {
+    unsigned over = 0;
+    if (!check)
+        for (int i = 0; i < m * k; i++)
+            over |= block[i] + 12u;
+    if (check || (over & ~63u)) {
+        for (int i = 0; i < m; i++) {
+            const unsigned char *c = block + i * k;
+            uint64_t seen = 0, sum = 0;
+            unsigned row_over = 0;
+            for (int j = 0; j < k; j++) {
+                uint64_t bit = (uint64_t)1 << (c[j] & 63);
+                seen |= bit;
+                sum += bit;
+                row_over |= c[j] + 12u;
+            }
+            if ((row_over & ~63u) || (check && (sum != seen || (seen & forbidden))))
+                return i;
+        }
+    }
+    for (int i = 0; i < m; i++)
+        at[i] = base + block[i * k];
+    return -1;
+}
+
 /* walk_rows(hands, out, check) -> int: values of the rows of a C-contiguous
  * (N, k) uint8 array into a uint16 array of N, through the k-card DAG. A row
  * holding a card over 51, or with check a duplicate or a card outside the
@@ -665,43 +701,17 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
     const int first_width = d->width[depth];
     const unsigned char *last = d->layer[depth + k - 1];
     const int last_width = d->width[depth + k - 1];
-    for (Py_ssize_t r0 = 0; r0 < rows && bad < 0; r0 += WALK_BLOCK) {
+    for (Py_ssize_t r0 = 0; r0 < rows; r0 += WALK_BLOCK) {
         int m = rows - r0 < WALK_BLOCK ? (int)(rows - r0) : WALK_BLOCK;
         const unsigned char *block = h + r0 * k;
-        /* Cards over 51 are always caught, so no walk can leave the arrays;
-         * duplicates, cards the prefix holds and cards outside the deck only
-         * with check (unchecked they give some value, as on the numpy path).
-         * c + 12 reaches 64 exactly when c is over 51, so unchecked blocks
-         * need one pass over their bytes, which the compiler vectorises.
-         * A checked row's cards are distinct exactly when the sum of their
-         * bits equals the union (below 2^55, so nothing wraps): no chain of
-         * dependent steps from one card to the next. */
-        unsigned over = 0;
-        if (!check)
-            for (int i = 0; i < m * k; i++)
-                over |= block[i] + 12u;
-        for (int i = 0; i < m; i++) {
-            const unsigned char *c = block + i * k;
-            if (check || (over & ~63u)) {
-                uint64_t seen = 0, sum = 0;
-                unsigned row_over = 0;
-                for (int j = 0; j < k; j++) {
-                    uint64_t bit = (uint64_t)1 << (c[j] & 63);
-                    seen |= bit;
-                    sum += bit;
-                    row_over |= c[j] + 12u;
-                }
-                if ((row_over & ~63u) || (check && (sum != seen || (seen & forbidden)))) {
-                    bad = r0 + i;
-                    break;
-                }
-            }
-            at[i] = (uint32_t)start * 52 + c[0];
-            if (depth > 0) /* a prefix's first layer is a large one; hold'em's first layer is 52 entries */
-                PREFETCH_AT(first + (size_t)at[i] * first_width);
-        }
-        if (bad >= 0)
+        Py_ssize_t b = start_rows(block, m, k, check, forbidden, (uint32_t)start * 52, at);
+        if (b >= 0) {
+            bad = r0 + b;
             break;
+        }
+        if (depth > 0) /* a prefix's first layer is a large one; hold'em's first layer is 52 entries */
+            for (int i = 0; i < m; i++)
+                PREFETCH_AT(first + (size_t)at[i] * first_width);
         for (int j = depth; j < depth + k - 1; j++)
             step(d->layer[j], d->width[j], at, block + j - depth + 1, k, m, d->layer[j + 1], d->width[j + 1]);
         uint16_t *v = values + r0;
