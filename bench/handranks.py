@@ -80,7 +80,7 @@ def run() -> dict[str, Any]:
         say(f"handranks: C walks, all 7-card hands in order and {N_RANDOM:,} random hands, best of {REPEATS}")
         walks = json.loads(_checked(args))
     say(f"handranks: evaluate_batch of the same random hands, 1 thread, best of {REPEATS}")
-    batch_s = best_of(twoplustwo.evaluate_batch, hands, threads=1, repeats=REPEATS)[0]
+    batch_s, values = best_of(twoplustwo.evaluate_batch, hands, threads=1, repeats=REPEATS)
 
     rows = []
     for order, w in (("in order", walks["in_order"]), ("random", walks["random"])):
@@ -101,6 +101,8 @@ def run() -> dict[str, Any]:
                     "hands_per_s": N_RANDOM / walks["random"]["independent_reads_s"],
                     "checksum": format(walks["random"]["independent_reads_sum"], "x"),
                     "evaluate_batch_s": batch_s, "evaluate_batch_hands_per_s": N_RANDOM / batch_s,
+                    # The C walk summed the values it read; evaluate_batch must give the same sum.
+                    "evaluate_batch_agrees": int(values.sum(dtype=np.uint64)) == walks["random"]["layers_sum"],
                     "backend": twoplustwo.backend()},
         # Above 1: our layers walk faster than the export.
         "layers_speed_over_handranks": {

@@ -187,8 +187,9 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
                 f"{mega(theirs['hands_per_s'])} (the `HandRanks.dat` export)",
                 versus(ours["hands_per_s"], theirs["hands_per_s"], "rate"))
         if c := hr.get("reference"):
+            agree = "" if c.get("evaluate_batch_agrees") else " (**values differ**)"
             add(f"the same random hands, hands/s: `evaluate_batch` ({c['backend']}, 1 thread)",
-                mega(c["evaluate_batch_hands_per_s"]),
+                mega(c["evaluate_batch_hands_per_s"]) + agree,
                 f"{mega(c['hands_per_s'])} (the walk's reads, none waiting on another, C)",
                 versus(c["evaluate_batch_hands_per_s"], c["hands_per_s"], "rate"))
     if (m := res.get("memory")) and "summed_table_pss_mib" in m:
