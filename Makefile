@@ -29,7 +29,7 @@ NUMPY_TESTS := twoplustwo tests/test_runtime.py tests/test_fuzz.py tests/test_ta
 	tests/test_equity.py tests/test_prefix.py tests/test_exhaustive.py tests/test_omaha.py
 BUILDER_TESTS := tests/test_build_interrupts.py tests/test_builder.py tests/test_short_deck_tables.py
 # Slow tests of the default backend that even out the lanes, after the builder's.
-SECOND_LANE_TESTS := $(BUILDER_TESTS) tests/test_bundle.py tests/test_preflop.py tests/test_c_reader.py
+SECOND_LANE_TESTS := $(BUILDER_TESTS) tests/test_preflop.py tests/test_c_reader.py
 test: tables
 	@log=$$(mktemp); \
 	( TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(NUMPY_TESTS); n=$$?; \
@@ -37,7 +37,7 @@ test: tables
 	  test $$n -eq 0 && test $$b -eq 0 ) > $$log 2>&1 & second=$$!; \
 	$(PY) -m pytest -q $(addprefix --ignore=,$(SECOND_LANE_TESTS)); first=$$?; \
 	wait $$second; s=$$?; \
-	echo "== second lane: the runtime's tests on the numpy backend (TWOPLUSTWO_BACKEND=numpy), then the builder's, bundle, preflop and C reader tests =="; \
+	echo "== second lane: the runtime's tests on the numpy backend (TWOPLUSTWO_BACKEND=numpy), then the builder's, preflop and C reader tests =="; \
 	cat $$log; rm -f $$log; \
 	test $$first -eq 0 && test $$s -eq 0
 
