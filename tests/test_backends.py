@@ -355,6 +355,11 @@ assert a.games == b.games > 0
 sd = (np.argsort(rng.random((3000, 36)), axis=1)[:, :7] + 16).astype(np.uint8)
 want = tp.evaluate_batch(sd, game="short-deck").tolist()
 assert [tp.evaluate(h, game="short-deck") for h in sd.tolist()] == want
+# Omaha's high and low rows, every hole and board size.
+d = np.argsort(rng.random((3000, 52)), axis=1)[:, :11].astype(np.uint8)
+for nh, nb in ((4, 5), (5, 4), (6, 3)):
+    assert tp.evaluate_omaha_batch(d[:, :nh], d[:, nh:nh + nb]).all()
+    tp.evaluate_omaha_low_batch(d[:, :nh], d[:, nh:nh + nb])
 assert tp.equity(["As Kh Qs 2d", "Ah Ks 5c 4c"], board="2h 3d 4d", game="omaha-hilo")[0].games == 820
 print("ok")
 """.replace("PKG", repr(str(sanitized_core)))
@@ -462,3 +467,37 @@ def test_every_bad_card_position_is_caught_on_both_backends(both: tuple[Tables, 
         # Unchecked, a duplicate walks to some value and a card past 51 gets the numpy path's own outcome.
         unchecked = outcome(lambda: tp.evaluate_batch(h, tables=c, check=False))  # noqa: B023
         assert unchecked == outcome(lambda: tp.evaluate_batch(h, tables=ref, check=False)), h[row]  # noqa: B023
+
+
+@needs_core
+def test_omaha_lows_agree_across_backends(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Lows need no tables, so the backend is the environment's choice.
+    rng = np.random.default_rng(41)
+    cases = []
+    for nh in (4, 5, 6):
+        for nb in (3, 4, 5):
+            deals = np.array([rng.permutation(52)[: nh + nb] for _ in range(2_000)], dtype=np.uint8)
+            cases.append((deals[:, :nh], deals[:, nh:]))
+    holes, boards = cases[0]
+    board = [0, 5, 10]  # one board for every row
+    cases.append((holes[~np.isin(holes, board).any(axis=1)], board))
+    for bad_hole, bad_board in (((0, 0), None), ((1, None), 52), ((2, None), "board")):
+        h, b = holes.copy().astype(np.int64), boards.copy().astype(np.int64)
+        row, col = bad_hole
+        if col is not None:
+            h[row, 1] = h[row, col]  # a card twice in the hole
+        elif bad_board == 52:
+            b[row, 0] = 52
+        else:
+            b[row, 2] = h[row, 3]  # a card in the hole and on the board
+        cases.append((h, b))
+
+    def lows() -> list[tuple[str, str]]:
+        return [outcome(lambda: tp.evaluate_omaha_low_batch(h, b)) for h, b in cases]  # noqa: B023
+
+    monkeypatch.setenv(ENV_VAR, "c")
+    got = lows()
+    monkeypatch.setenv(ENV_VAR, "numpy")
+    assert got == lows()
+    assert [o[0] for o in got] == ["ok"] * 10 + ["ValueError"] * 3, got
+    assert all(o[1].startswith("row ") for o in got[10:]), got

@@ -1551,6 +1551,46 @@ static uint32_t omaha_best(const Walker *self, const unsigned char *h, int nh, c
     return best;
 }
 
+/* The ace-to-five eight-or-better low: a card's bit among the eight low
+ * ranks (ace 1, deuce 2, ..., eight 128; 0 for a nine or higher), and the
+ * value of a union of five such bits. Lower cards make a better low, and
+ * comparing the unions as numbers compares the highest card first, so the
+ * n-th smallest five-bit union is worth N_LOWS - n (twoplustwo/omaha.py). */
+#define N_LOWS 56
+static unsigned char low_bit[52];
+static unsigned char low_value[256];
+
+static void fill_lows(void) {
+    for (int c = 0; c < 52; c++) {
+        int rank = c / 4;
+        low_bit[c] = (unsigned char)(rank == 12 ? 1 : rank <= 6 ? 1 << (rank + 1) : 0);
+    }
+    int n = 0;
+    for (int m = 0; m < 256; m++) {
+        int bits = 0;
+        for (int x = m; x; x &= x - 1)
+            bits++;
+        low_value[m] = (unsigned char)(bits == 5 ? N_LOWS - n++ : 0);
+    }
+}
+
+/* The best low of two of the nh hole cards and three of the nb board cards
+ * (all checked), or 0 for none. */
+static uint32_t omaha_low(const unsigned char *h, int nh, const unsigned char *b, int nb) {
+    uint32_t best = 0;
+    for (int i = 0; i < nb - 2; i++)
+        for (int j = i + 1; j < nb - 1; j++)
+            for (int k = j + 1; k < nb; k++) {
+                unsigned triple = low_bit[b[i]] | low_bit[b[j]] | low_bit[b[k]];
+                for (int x = 0; x < nh - 1; x++)
+                    for (int y = x + 1; y < nh; y++) {
+                        uint32_t v = low_value[triple | low_bit[h[x]] | low_bit[h[y]]];
+                        best = v > best ? v : best;
+                    }
+            }
+    return best;
+}
+
 /* Cards of a list or tuple of plain ints 0..51 or an ASCII card string, not
  * yet held in *seen: how many (at most max), or -1 for anything else. */
 static int omaha_cards(PyObject *obj, unsigned char *cards, int max, uint64_t *seen) {
@@ -1617,17 +1657,15 @@ static PyObject *Walker_omaha(Walker *self, PyObject *const *args, Py_ssize_t na
     return PyLong_FromUnsignedLong(omaha_best(self, h, nh, b, nb));
 }
 
-/* omaha_rows(holes, boards, out) -> int: the values of (N, 4..6) uint8 hole
- * rows with (N, 3..5) uint8 boards, or one (1, k) board for every row, into
- * out (uint16, N). A row with a card over 51 or a card twice stops the
- * work and its index is returned; else -1. The GIL is released. */
-static PyObject *Walker_omaha_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "omaha_rows(holes, boards, out)");
-        return NULL;
-    }
-    if (holdem_only(self, "omaha_rows") < 0)
-        return NULL;
+/* The values of (N, 4..6) uint8 hole rows with (N, 3..5) uint8 boards, or
+ * one (1, k) board for every row, into out (N entries of out_size bytes): the
+ * best high through `walker`'s dag5 when it is given, else the best low. A
+ * row with a card over 51 or a card twice stops the work and its index is
+ * returned; else -1. The GIL is released while the rows are worked. */
+static PyObject *omaha_rows(const Walker *walker, PyObject *const *args, Py_ssize_t nargs, const char *name,
+                            int out_size) {
+    if (nargs != 3)
+        return PyErr_Format(PyExc_TypeError, "%s(holes, boards, out)", name);
     Py_buffer hb, bb, ob;
     if (PyObject_GetBuffer(args[0], &hb, PyBUF_C_CONTIGUOUS | PyBUF_ND) < 0)
         return NULL;
@@ -1640,15 +1678,14 @@ static PyObject *Walker_omaha_rows(Walker *self, PyObject *const *args, Py_ssize
         PyBuffer_Release(&bb);
         return NULL;
     }
-    int ok = hb.ndim == 2 && bb.ndim == 2 && hb.itemsize == 1 && bb.itemsize == 1 && ob.itemsize == 2 &&
+    int ok = hb.ndim == 2 && bb.ndim == 2 && hb.itemsize == 1 && bb.itemsize == 1 && ob.itemsize == out_size &&
              hb.shape[1] >= 4 && hb.shape[1] <= 6 && bb.shape[1] >= 3 && bb.shape[1] <= 5 &&
-             (bb.shape[0] == hb.shape[0] || bb.shape[0] == 1) && ob.len == hb.shape[0] * 2;
+             (bb.shape[0] == hb.shape[0] || bb.shape[0] == 1) && ob.len == hb.shape[0] * out_size;
     Py_ssize_t bad = -1;
     if (ok) {
         const unsigned char *holes = hb.buf, *boards = bb.buf;
         int nh = (int)hb.shape[1], nb = (int)bb.shape[1];
         Py_ssize_t step = bb.shape[0] == 1 ? 0 : nb;
-        uint16_t *out = ob.buf;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t r = 0; r < hb.shape[0]; r++) {
             const unsigned char *h = holes + r * nh, *b = boards + r * step;
@@ -1664,19 +1701,36 @@ static PyObject *Walker_omaha_rows(Walker *self, PyObject *const *args, Py_ssize
                 bad = r;
                 break;
             }
-            out[r] = (uint16_t)omaha_best(self, h, nh, b, nb);
+            if (walker != NULL)
+                ((uint16_t *)ob.buf)[r] = (uint16_t)omaha_best(walker, h, nh, b, nb);
+            else
+                ((uint8_t *)ob.buf)[r] = (uint8_t)omaha_low(h, nh, b, nb);
         }
         Py_END_ALLOW_THREADS
     }
     PyBuffer_Release(&hb);
     PyBuffer_Release(&bb);
     PyBuffer_Release(&ob);
-    if (!ok) {
-        PyErr_SetString(PyExc_ValueError,
-                        "omaha_rows takes (N, 4..6) uint8 holes, (N or 1, 3..5) uint8 boards and a uint16 out of N");
-        return NULL;
-    }
+    if (!ok)
+        return PyErr_Format(PyExc_ValueError,
+                            "%s takes (N, 4..6) uint8 holes, (N or 1, 3..5) uint8 boards and a uint%d out of N", name,
+                            8 * out_size);
     return PyLong_FromSsize_t(bad);
+}
+
+/* omaha_rows(holes, boards, out) -> int: Omaha high values (uint16) of uint8 rows; see omaha_rows above. */
+static PyObject *Walker_omaha_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (holdem_only(self, "omaha_rows") < 0)
+        return NULL;
+    return omaha_rows(self, args, nargs, "omaha_rows", 2);
+}
+
+/* omaha_low_rows(holes, boards, out) -> int: Omaha eight-or-better low
+ * values (uint8, 0 for no low) of uint8 rows. A module function: lows need
+ * no tables. */
+static PyObject *core_omaha_low_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    return omaha_rows(NULL, args, nargs, "omaha_low_rows", 1);
 }
 
 static PyMethodDef Walker_methods[] = {
@@ -1727,6 +1781,8 @@ static PyMethodDef core_functions[] = {
     {"set_fallback", core_set_fallback, METH_O, "set_fallback(fn): the Python evaluate for everything else"},
     {"set_game", (PyCFunction)(void (*)(void))core_set_game, METH_FASTCALL,
      "set_game(name, walker): the default set's walker for evaluate(cards, game=name)"},
+    {"omaha_low_rows", (PyCFunction)(void (*)(void))core_omaha_low_rows, METH_FASTCALL,
+     "omaha_low_rows(holes, boards, out) -> int: Omaha low values of uint8 rows; the first bad row or -1"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1737,6 +1793,7 @@ static struct PyModuleDef core_module = {
 
 PyMODINIT_FUNC PyInit__core(void) {
     fill_choose();
+    fill_lows();
     if (PyType_Ready(&WalkerType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);

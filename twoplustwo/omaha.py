@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import pool
+from .backend import core as c_backend
 from .cards import check_disjoint, parse_cards
 from .draws import Cards
 from .tables import Tables, get_tables
@@ -369,24 +370,31 @@ def evaluate_omaha_batch(
     """
     t = get_tables(tables)
     if t.walker is not None:
-        return _run_c(holes, boards, threads, t.walker)
+        high: npt.NDArray[np.uint16] = _run_c(holes, boards, threads, t.walker.omaha_rows, np.uint16)
+        return high
     step = _high_step(t.layers("dag5"))
     result: npt.NDArray[np.uint16] = _run(holes, boards, threads, np.uint16, step)
     return result
 
 
-def _run_c(holes: npt.ArrayLike, boards: npt.ArrayLike, threads: int | None, walker: Any) -> npt.NDArray[np.uint16]:
-    """:func:`evaluate_omaha_batch` on the C backend: the same checks and errors, rows walked in C."""
+def _run_c(
+    holes: npt.ArrayLike,
+    boards: npt.ArrayLike,
+    threads: int | None,
+    rows: Callable[[Any, Any, Any], int],
+    dtype: type[np.unsignedinteger[Any]],
+) -> npt.NDArray[Any]:
+    """:func:`_run` on the C backend: the same checks and errors, each row's value from ``rows`` in C."""
     workers = pool.resolve_threads(threads)
     h, b, shared = _deals(holes, boards)
     for a in (h, b):
         if a.size and (a.min() < 0 or a.max() > 51):
             raise _row_error(h, b, _first_bad_row(h, b))
     h8, b8 = np.ascontiguousarray(h, dtype=np.uint8), np.ascontiguousarray(b, dtype=np.uint8)
-    out = np.empty(len(h), dtype=np.uint16)
+    out = np.empty(len(h), dtype=dtype)
 
     def part(lo: int, hi: int) -> int:
-        bad: int = walker.omaha_rows(h8[lo:hi], b8 if shared else b8[lo:hi], out[lo:hi])
+        bad = rows(h8[lo:hi], b8 if shared else b8[lo:hi], out[lo:hi])
         return bad if bad < 0 else lo + bad
 
     bad = pool.first_bad(workers if len(h) >= _PARALLEL_MIN else 1, len(h), part)
@@ -406,5 +414,9 @@ def evaluate_omaha_low_batch(
     >>> [describe_low(v) for v in evaluate_omaha_low_batch(holes, parse_cards("3h 5c 8d Qs Js"))]
     ['8-5-3-2-A', '8-5-4-3-A']
     """
+    core = c_backend()
+    if core is not None:
+        low: npt.NDArray[np.uint8] = _run_c(holes, boards, threads, core.omaha_low_rows, np.uint8)
+        return low
     result: npt.NDArray[np.uint8] = _run(holes, boards, threads, np.uint8, _low_step)
     return result
