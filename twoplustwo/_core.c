@@ -814,22 +814,42 @@ static PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize
     return PyBool_FromLong(self->small_ok);
 }
 
+/* C(n, k) for n <= 52, k <= 7: ranks of hands in lexicographic order. */
+static uint64_t binom(int n, int k) {
+    if (k < 0 || n < k)
+        return 0;
+    uint64_t r = 1;
+    for (int i = 1; i <= k; i++)
+        r = r * (uint64_t)(n - k + i) / (uint64_t)i; /* exact: a product of i consecutive ints */
+    return r;
+}
+
 /* Every t-card draw from `free` (sorted, distinct) added to `node` at
- * `depth` of dag7, in lexicographic order; a shared prefix is walked once. */
-static void draw_walk(const struct dag *d, int depth, uint32_t node, const unsigned char *free, int m, int t,
-                      int from, uint16_t **out) {
+ * `depth` of dag7, in lexicographic order; a shared prefix is walked once.
+ * A draw holding a card of `held` (for one combo among many, its cards) is
+ * not a board that combo can see: it gets 0, and its whole subtree is
+ * skipped. */
+static void draw_walk(const struct dag *d, int depth, uint32_t node, const unsigned char *free, int m, int t, int from,
+                      uint64_t held, uint16_t **out) {
     const unsigned char *layer = d->layer[depth];
     int width = d->width[depth];
     size_t row = (size_t)node * 52;
     if (t == 1) {
         uint16_t *o = *out;
         for (int i = from; i < m; i++)
-            *o++ = (uint16_t)get(layer, width, row + free[i]);
+            *o++ = held >> free[i] & 1 ? 0 : (uint16_t)get(layer, width, row + free[i]);
         *out = o;
         return;
     }
-    for (int i = from; i <= m - t; i++)
-        draw_walk(d, depth + 1, get(layer, width, row + free[i]), free, m, t - 1, i + 1, out);
+    for (int i = from; i <= m - t; i++) {
+        if (held >> free[i] & 1) {
+            size_t skip = (size_t)binom(m - i - 1, t - 1);
+            memset(*out, 0, skip * sizeof **out);
+            *out += skip;
+        } else {
+            draw_walk(d, depth + 1, get(layer, width, row + free[i]), free, m, t - 1, i + 1, held, out);
+        }
+    }
 }
 
 /* draw_values(node, depth, free, out): the values of every (7 - depth)-card
@@ -879,7 +899,7 @@ static PyObject *Walker_draw_values(Walker *self, PyObject *const *args, Py_ssiz
     }
     uint16_t *o = out.buf;
     Py_BEGIN_ALLOW_THREADS
-    draw_walk(d, (int)depth, (uint32_t)node, free, m, t, 0, &o);
+    draw_walk(d, (int)depth, (uint32_t)node, free, m, t, 0, 0, &o);
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&fr);
     PyBuffer_Release(&out);
@@ -887,16 +907,6 @@ static PyObject *Walker_draw_values(Walker *self, PyObject *const *args, Py_ssiz
 }
 
 /* ------------------------------------------------------------ ordered hands */
-
-/* C(n, k) for n <= 52, k <= 7: ranks of hands in lexicographic order. */
-static uint64_t binom(int n, int k) {
-    if (k < 0 || n < k)
-        return 0;
-    uint64_t r = 1;
-    for (int i = 1; i <= k; i++)
-        r = r * (uint64_t)(n - k + i) / (uint64_t)i; /* exact: a product of i consecutive ints */
-    return r;
-}
 
 /* Rows of N cards: the sorted lead cards, then each card of the tail. On a
  * little-endian host all but the last row go as one 8-byte store of a word
@@ -1272,32 +1282,6 @@ static PyObject *Walker_score(Walker *self, PyObject *arg) {
 
 /* ------------------------------------------------------------ range equity */
 
-/* draw_walk for one combo among many: a draw holding a card of `held` (the
- * combo's cards) is not a board the combo can see, so it gets 0, and its
- * whole subtree is skipped. */
-static void draw_walk_held(const struct dag *d, int depth, uint32_t node, const unsigned char *free, int m, int t,
-                           int from, uint64_t held, uint16_t **out) {
-    const unsigned char *layer = d->layer[depth];
-    int width = d->width[depth];
-    size_t row = (size_t)node * 52;
-    if (t == 1) {
-        uint16_t *o = *out;
-        for (int i = from; i < m; i++)
-            *o++ = held >> free[i] & 1 ? 0 : (uint16_t)get(layer, width, row + free[i]);
-        *out = o;
-        return;
-    }
-    for (int i = from; i <= m - t; i++) {
-        if (held >> free[i] & 1) {
-            size_t skip = (size_t)binom(m - i - 1, t - 1);
-            memset(*out, 0, skip * sizeof **out);
-            *out += skip;
-        } else {
-            draw_walk_held(d, depth + 1, get(layer, width, row + free[i]), free, m, t - 1, i + 1, held, out);
-        }
-    }
-}
-
 /* The buffers of args[which[0..n-1]], C-contiguous, those from `writable`
  * on writable: how many were got (n, or fewer with an exception set). */
 static int get_buffers(PyObject *const *args, const int *which, int n, int writable, Py_buffer *b) {
@@ -1386,7 +1370,7 @@ static PyObject *Walker_range_values(Walker *self, PyObject *const *args, Py_ssi
             uint32_t node = starts[i];
             for (int j = 0; j < p; j++)
                 node = get(d->layer[depth + j], d->width[depth + j], (size_t)node * 52 + pre[j]);
-            draw_walk_held(d, (int)depth + p, node, free, m, t, 0, held[i], &o);
+            draw_walk(d, (int)depth + p, node, free, m, t, 0, held[i], &o);
         }
         Py_END_ALLOW_THREADS
     }
