@@ -219,6 +219,14 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
     return rows
 
 
+def _pages(m: dict[str, Any]) -> str:
+    """How the tables' large files were mapped, where the run could tell."""
+    if m.get("huge_page_bytes") is None:
+        return ""
+    return (f"; {m['huge_page_bytes'] / 2**20:.0f} of the {m['large_file_bytes'] / 2**20:.0f} MiB of the tables' "
+            "large files were mapped with 2 MiB pages, as `twoplustwo info` tells")
+
+
 def head(res: dict[str, Any], peers: dict[str, Any] | None) -> list[str]:
     """The machine line and the summary table."""
     m = res["machine"]
@@ -227,9 +235,9 @@ def head(res: dict[str, Any], peers: dict[str, Any] | None) -> list[str]:
         "into `bench/results.md` and this table; `make bench-peers` adds eval7, phevaluator and treys from a "
         f"separate virtualenv. Figures from one {res['run_s']:.0f} s run on {m['cpu']} ({m['cores']} cores), "
         f"Python {m['python']}, numpy {m['numpy']}, {m['date']} (load average {m['load_average']:.2f} at the start, "
-        f"{res['load_average_end']:.2f} at the end; shared machine: expect ±20%). Ratios are against the fastest "
-        "oracle in the same process (SpecialK's additive keys, vectorised with numpy); in the peer rows, against "
-        "the fastest peer, measured in one process with twoplustwo."
+        f"{res['load_average_end']:.2f} at the end; shared machine: expect ±20%{_pages(m)}). Ratios are against "
+        "the fastest oracle in the same process (SpecialK's additive keys, vectorised with numpy); in the peer "
+        "rows, against the fastest peer, measured in one process with twoplustwo."
     )
     # Wrapped like the rest of the README, never inside a `code span`.
     wrapped = textwrap.fill(re.sub(r"`[^`]*`", lambda c: c[0].replace(" ", "\0"), text), 78, break_on_hyphens=False)

@@ -8,6 +8,11 @@ tests into skips, which could hide a regression.
 
 from __future__ import annotations
 
+import mmap
+import re
+import sys
+
+import numpy as np
 import pytest
 
 from twoplustwo.backend import ENV_VAR
@@ -49,3 +54,34 @@ def both(monkeypatch: pytest.MonkeyPatch) -> tuple[Tables, Tables]:
     c, ref = _tables_with("c", monkeypatch), _tables_with("numpy", monkeypatch)
     assert c.walker is not None and ref.walker is None
     return c, ref
+
+
+def _pmd_kib(addr: int) -> int:
+    """FilePmdMapped of the mapping holding ``addr`` in this process, in KiB."""
+    inside = False
+    with open("/proc/self/smaps") as fh:
+        for line in fh:
+            m = re.match(r"^([0-9a-f]+)-([0-9a-f]+) ", line)
+            if m:
+                inside = int(m.group(1), 16) <= addr < int(m.group(2), 16)
+            elif inside and line.startswith("FilePmdMapped:"):
+                return int(line.split()[1])
+    raise AssertionError(f"no mapping holds {addr:#x}")
+
+
+@pytest.fixture(scope="session")
+def system_maps_huge_file_pages(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Skip unless a file written in one write() and mapped with MADV_HUGEPAGE gets a 2 MiB page (Linux)."""
+    if not sys.platform.startswith("linux") or not hasattr(mmap, "MADV_HUGEPAGE"):
+        pytest.skip("2 MiB pages of files are Linux's")
+    path = tmp_path_factory.mktemp("control") / "control.bin"
+    with open(path, "wb", buffering=0) as fh:
+        fh.write(np.arange(6 << 20, dtype=np.uint8).tobytes())
+    with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as m:
+        m.madvise(mmap.MADV_HUGEPAGE)
+        view = np.frombuffer(m, dtype=np.uint8)
+        int(view[::4096].sum(dtype=np.uint64))
+        huge = _pmd_kib(view.ctypes.data)
+        del view
+    if huge == 0:
+        pytest.skip("this system maps no file with 2 MiB pages (a control file written in one write() got none)")

@@ -33,6 +33,7 @@ import pytest
 from tests.tinysets import tiny_files
 from twoplustwo.bundle import BundleError, bundle_name, encode, install_bundle
 from twoplustwo.format import FORMAT_VERSION, MANIFEST, npy_header
+from twoplustwo.pages import HUGE_PAGE, huge_page_bytes
 from twoplustwo.tables import default_path, load_tables
 
 zstandard = pytest.importorskip("zstandard", reason="bundles need zstandard (the build extra)")
@@ -56,6 +57,15 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def installed(bundle: Path, tmp_path: Path) -> Path:
     """A directory that already holds an installed table set."""
     return install_bundle(bundle, to=tmp_path / "tables")
+
+
+def test_installed_tables_map_with_huge_pages(system_maps_huge_file_pages: None, installed: Path) -> None:
+    # Written in pieces, the files would stay cached in small ones, and map
+    # with small pages; the install drops them, so they come back in 2 MiB pieces.
+    report = huge_page_bytes(load_tables(installed))
+    assert report is not None and "dag7/layer6" in report
+    for role, (huge, size) in report.items():
+        assert huge >= size - size % HUGE_PAGE, (role, huge, size)
 
 
 def _snapshot(d: Path) -> dict[str, bytes]:

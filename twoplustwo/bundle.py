@@ -56,6 +56,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .format import FORMAT_VERSION, MANIFEST, MAX_MANIFEST_BYTES, TableError, check_shapes, parse_manifest
+from .pages import uncache
 from .publish import content_name, discard, new_staging, publish
 from .tables import default_path, load_tables
 
@@ -315,6 +316,9 @@ def _unpack_file(fh: IO[bytes], f: dict[str, Any], transform: str, staging: Path
                 raise BundleError(f"{where}: {f['name']}: {e}") from None
     if h.hexdigest() != f["sha256"]:
         raise BundleError(f"{where}: {f['name']} does not match its sha256 in the manifest (corrupt bundle)")
+    # Written in pieces, the file is cached in small ones, which would map
+    # with small pages until they left the cache: let them leave now.
+    uncache(staging / f["name"])
 
 
 def _unpack(tar: tarfile.TarFile, frame: _Frame, staging: Path, where: str) -> None:

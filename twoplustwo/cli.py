@@ -6,7 +6,10 @@ Subcommands:
   of one hand of 5 to 7 cards (``--json`` for machine-readable output,
   ``--game`` for short deck);
 - ``info``: where the tables are, their format version, files, node counts
-  and bytes of each DAG (other games' too), size and load time;
+  and bytes of each DAG (other games' too), size, load time, and how much
+  of the large files is mapped with 2 MiB pages;
+- ``warm``: re-read the large table files into the page cache, so that they
+  are mapped with 2 MiB pages (:func:`twoplustwo.pages.warm`);
 - ``verify``: hash every table file and spot-check the value histograms;
 - ``build``: build the tables (delegates to ``python -m twoplustwo_builder``);
 - ``enumerate``: exact category counts and probabilities over all hands
@@ -205,6 +208,49 @@ def _cmd_info(args: argparse.Namespace) -> int:
     for line in _table(rows, {3}):
         print(line)
     print(f"{'total bytes':<15} {t.nbytes:,} ({t.nbytes / 2**20:.1f} MiB)")
+    from .pages import huge_page_bytes
+
+    report = huge_page_bytes(t)
+    if report is not None:
+        hint = "" if _all_huge(report) else "; `twoplustwo warm` re-reads them"
+        print(f"{'huge pages':<15} {_huge_summary(report)}{hint}")
+    return 0
+
+
+def _huge_summary(report: dict[str, tuple[int, int]]) -> str:
+    huge = sum(h for h, _ in report.values())
+    size = sum(n for _, n in report.values())
+    files = f"the {len(report)} files of 2 MiB or more"
+    return f"{huge / 2**20:.1f} of {size / 2**20:.1f} MiB of {files} mapped with 2 MiB pages"
+
+
+def _all_huge(report: dict[str, tuple[int, int]]) -> bool:
+    # A file's last part short of 2 MiB is never mapped so.
+    return all(h >= n - n % (2 << 20) for h, n in report.values())
+
+
+def _cmd_warm(args: argparse.Namespace) -> int:
+    from .pages import huge_page_bytes, warm
+    from .tables import default_path, load_tables
+
+    root = default_path()
+    t = load_tables(root)
+    before = huge_page_bytes(t)
+    del t  # its mappings would keep the pages as they are
+    t0 = time.perf_counter()
+    after = warm(root)
+    ms = (time.perf_counter() - t0) * 1e3
+    if before is None or after is None:
+        print(f"ok {root.resolve()}: re-read ({ms:.0f} ms); this system does not say how pages are mapped")
+        return 0
+    print(f"ok {root.resolve()}: re-read in {ms:.0f} ms")
+    print(f"{'before':<7} {_huge_summary(before)}")
+    print(f"{'after':<7} {_huge_summary(after)}")
+    if not _all_huge(after):
+        print(
+            "some pages stayed small: another process maps them, or the system makes no 2 MiB pages "
+            "for files (Linux does on file systems with large folios, such as ext4 and xfs)"
+        )
     return 0
 
 
@@ -418,6 +464,7 @@ def _parser() -> _Parser:
     sp.add_argument("--game", choices=GAMES, default=HOLDEM, help=game_help)
 
     add("info", _cmd_info, "where the tables are, their files, sizes and node counts")
+    add("warm", _cmd_warm, "re-read the large table files into the page cache, to be mapped with 2 MiB pages")
 
     sp = add("verify", _cmd_verify, "hash every table file and spot-check the value histograms")
     sp.add_argument(

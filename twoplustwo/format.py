@@ -81,8 +81,6 @@ ALIGN = 64
 MAX_OFFSET = 65536
 
 _MAGIC = b"\x93NUMPY"
-# O_BINARY: on Windows a descriptor opened without it translates line ends.
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def layer_role(dag: str, k: int) -> str:
@@ -352,32 +350,25 @@ def npy_header(dtype: str, length: int, offset: int) -> bytes:
     return _MAGIC + b"\x01\x00" + hlen.to_bytes(2, "little") + text + b" " * (hlen - len(text) - 1) + b"\n"
 
 
-def check_header(p: str | os.PathLike[str], f: dict[str, Any]) -> None:
-    """Check that file ``p`` has the .npy header and size its manifest entry ``f`` promises.
+def check_header(p: str | os.PathLike[str], f: dict[str, Any], data: Any) -> None:
+    """Check that file ``p``, whose bytes are ``data``, has the .npy header and size its manifest entry ``f`` promises.
 
-    ``f`` is an entry :func:`parse_manifest` accepted. The header must be
-    exactly :func:`npy_header` of the entry; the messages say which part differs.
+    ``f`` is an entry :func:`parse_manifest` accepted; ``data`` is a
+    buffer of the whole file (the loader passes its mapping). The header
+    must be exactly :func:`npy_header` of the entry; the messages say which
+    part differs.
     """
-    try:
-        # A plain descriptor, not a buffered file object: making one costs
-        # more than the rest of the check, once per file of every load.
-        fd = os.open(p, _OPEN_FLAGS)
-        try:
-            pre = os.read(fd, 10)
-            if len(pre) < 10 or pre[:6] != _MAGIC:
-                raise TableError(f"{p}: not a readable .npy file (no \\x93NUMPY magic at its start)")
-            if pre[6:8] != b"\x01\x00":
-                raise TableError(
-                    f"{p}: not a readable .npy file: npy format version {pre[6]}.{pre[7]}, "
-                    f"the table format allows version 1.0 only"
-                )
-            hlen = int.from_bytes(pre[8:10], "little")
-            raw = os.read(fd, hlen)
-            size = os.fstat(fd).st_size
-        finally:
-            os.close(fd)
-    except OSError as e:
-        raise TableError(f"{p}: not a readable .npy file ({e.strerror})") from None
+    pre = bytes(data[:10])
+    if len(pre) < 10 or pre[:6] != _MAGIC:
+        raise TableError(f"{p}: not a readable .npy file (no \\x93NUMPY magic at its start)")
+    if pre[6:8] != b"\x01\x00":
+        raise TableError(
+            f"{p}: not a readable .npy file: npy format version {pre[6]}.{pre[7]}, "
+            f"the table format allows version 1.0 only"
+        )
+    hlen = int.from_bytes(pre[8:10], "little")
+    raw = bytes(data[10 : 10 + hlen])
+    size = len(data)
     if len(raw) < hlen:
         raise TableError(f"{p}: not a readable .npy file (the header is cut short: {size} bytes)")
     text = raw.decode("latin-1")

@@ -63,6 +63,7 @@
  * Exit status: 0 ok, 1 some input line was bad, 2 usage or table error.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise and its MADV_HUGEPAGE, where the system has them */
 
 #include <ctype.h>
 #include <errno.h>
@@ -1065,6 +1066,13 @@ static int map_file(const char *dir, const struct entry *e, struct array *a, cha
     base = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
     if (base == MAP_FAILED) die("%s: mmap: %s", path, strerror(errno));
     close(fd); /* the mapping keeps the file */
+#if defined(MADV_HUGEPAGE) && defined(MADV_RANDOM)
+    /* Checklist R12: a page not yet cached comes in as one 2 MiB piece,
+     * mapped with a 2 MiB page; the header below is read through the
+     * mapping. Advice only: a refusal changes nothing. */
+    if ((size_t)st.st_size >= (size_t)2 << 20 && madvise(base, (size_t)st.st_size, MADV_HUGEPAGE) == 0)
+        (void)madvise(base, (size_t)st.st_size, MADV_RANDOM);
+#endif
     a->base = base;
     a->size = (size_t)st.st_size;
     check_header(path, base, (uint64_t)st.st_size, e);
