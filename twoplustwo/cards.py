@@ -172,11 +172,12 @@ def _from_array(arr: npt.NDArray[Any]) -> list[int]:
         raise ValueError(f"expected a 1-D array of cards, got {arr.ndim}-D")
     if arr.dtype.kind not in "iu":
         raise ValueError(f"expected an integer array of cards, got dtype {arr.dtype}")
-    bad = np.flatnonzero((arr < 0) | (arr > 51))
-    if bad.size:
-        i = int(bad[0])
-        raise _fail(i, arr[i], "out of range 0..51")
-    return [int(c) for c in arr]
+    # A hand's few cards: Python ints checked one by one beat numpy's whole-array passes.
+    cards: list[int] = arr.tolist()
+    for i, c in enumerate(cards):
+        if not 0 <= c <= 51:
+            raise _fail(i, arr[i], "out of range 0..51")
+    return cards
 
 
 def parse_cards(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> list[int]:
