@@ -20,7 +20,7 @@ import pytest
 
 import twoplustwo
 from twoplustwo.format import MANIFEST
-from twoplustwo.pages import HUGE_PAGE, huge_page_bytes, uncache, warm
+from twoplustwo.pages import HUGE_PAGE, all_huge, huge_page_bytes, uncache, warm
 from twoplustwo.tables import Tables, load_tables
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="2 MiB pages of files are Linux's")
@@ -50,9 +50,7 @@ def _assert_all_huge(t: Tables) -> None:
     report = huge_page_bytes(t)
     assert report is not None
     assert set(report) == {f["role"] for f in t.manifest["files"] if f["nbytes"] >= HUGE_PAGE}
-    for role, (huge, size) in report.items():
-        # All but the file's last part short of 2 MiB.
-        assert huge >= size - size % HUGE_PAGE, (role, huge, size)
+    assert all_huge(report), report
 
 
 def _same_values(t: Tables) -> None:

@@ -208,11 +208,11 @@ def _cmd_info(args: argparse.Namespace) -> int:
     for line in _table(rows, {3}):
         print(line)
     print(f"{'total bytes':<15} {t.nbytes:,} ({t.nbytes / 2**20:.1f} MiB)")
-    from .pages import huge_page_bytes
+    from .pages import all_huge, huge_page_bytes
 
     report = huge_page_bytes(t)
     if report is not None:
-        hint = "" if _all_huge(report) else "; `twoplustwo warm` re-reads them"
+        hint = "" if all_huge(report) else "; `twoplustwo warm` re-reads them"
         print(f"{'huge pages':<15} {_huge_summary(report)}{hint}")
     return 0
 
@@ -224,13 +224,8 @@ def _huge_summary(report: dict[str, tuple[int, int]]) -> str:
     return f"{huge / 2**20:.1f} of {size / 2**20:.1f} MiB of {files} mapped with 2 MiB pages"
 
 
-def _all_huge(report: dict[str, tuple[int, int]]) -> bool:
-    # A file's last part short of 2 MiB is never mapped so.
-    return all(h >= n - n % (2 << 20) for h, n in report.values())
-
-
 def _cmd_warm(args: argparse.Namespace) -> int:
-    from .pages import huge_page_bytes, warm
+    from .pages import all_huge, huge_page_bytes, warm
     from .tables import default_path, load_tables
 
     root = default_path()
@@ -246,7 +241,7 @@ def _cmd_warm(args: argparse.Namespace) -> int:
     print(f"ok {root.resolve()}: re-read in {ms:.0f} ms")
     print(f"{'before':<7} {_huge_summary(before)}")
     print(f"{'after':<7} {_huge_summary(after)}")
-    if not _all_huge(after):
+    if not all_huge(after):
         print(
             "some pages stayed small: another process maps them, or the system makes no 2 MiB pages "
             "for files (Linux does on file systems with large folios, such as ext4 and xfs)"

@@ -41,7 +41,7 @@ import numpy as np
 
 from .tables import HUGE_PAGE, Tables, default_path, load_tables
 
-__all__ = ["HUGE_PAGE", "huge_page_bytes", "uncache", "warm"]
+__all__ = ["HUGE_PAGE", "all_huge", "huge_page_bytes", "uncache", "warm"]
 
 _SMAPS = "/proc/self/smaps"
 _RANGE = re.compile(r"^([0-9a-f]+)-([0-9a-f]+) ")
@@ -94,6 +94,17 @@ def huge_page_bytes(tables: Tables) -> dict[str, tuple[int, int]] | None:
     except OSError:
         return None
     return found if len(found) == len(where) else None
+
+
+def all_huge(report: dict[str, tuple[int, int]]) -> bool:
+    """Whether every file of a :func:`huge_page_bytes` report is mapped with 2 MiB pages.
+
+    All but its last part short of 2 MiB, which never can be.
+
+    >>> all_huge({"dag7/layer6": (31457280, 31744000)}), all_huge({"dag7/layer6": (0, 31744000)})
+    (True, False)
+    """
+    return all(huge >= size - size % HUGE_PAGE for huge, size in report.values())
 
 
 def uncache(path: str | os.PathLike[str]) -> None:
