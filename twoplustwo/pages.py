@@ -139,10 +139,9 @@ def warm(path: str | os.PathLike[str] | None = None) -> dict[str, tuple[int, int
     ``path`` defaults to :func:`twoplustwo.tables.default_path`.
     """
     root = Path(path) if path is not None else default_path()
-    # The manifest alone names the files: a loaded set's mappings would keep their pages.
     t = load_tables(root)
     names = [f["name"] for f in t.manifest["files"] if f["nbytes"] >= HUGE_PAGE]
-    del t
+    del t  # its mappings would keep the pages it maps
     for name in names:
         uncache(root / name)
     t = load_tables(root)
