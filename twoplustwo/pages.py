@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .tables import HUGE_PAGE, Tables, default_path, load_tables
 
@@ -51,10 +52,9 @@ def _large_roles(tables: Tables) -> list[str]:
     return [f["role"] for f in tables.manifest["files"] if f["nbytes"] >= HUGE_PAGE]
 
 
-def _touch(a: Any, step: int) -> None:
-    """Read one byte every ``step`` bytes of the array ``a``, so that its pages are mapped."""
-    b = np.frombuffer(a, dtype=np.uint8) if not isinstance(a, np.ndarray) else a.view(np.uint8).ravel()
-    int(b[::step].sum(dtype=np.uint64))
+def _touch(a: npt.NDArray[Any], step: int) -> None:
+    """Read one byte every ``step`` bytes of the table array ``a``, so that its pages are mapped."""
+    int(a.view(np.uint8)[::step].sum(dtype=np.uint64))
 
 
 def huge_page_bytes(tables: Tables) -> dict[str, tuple[int, int]] | None:
