@@ -233,6 +233,21 @@ def test_bad_tables_are_refused(program: Path, tmp_path: Path) -> None:
     assert r.returncode == 2 and "out of range" in r.stderr and "dag5/layer3" in r.stderr
 
 
+
+@pytest.mark.parametrize("which", ["manifest", "array"])
+def test_a_fifo_in_the_set_is_refused_not_waited_on(program: Path, tmp_path: Path, which: str) -> None:
+    # Checklist R10: a FIFO where a file should be would block open() forever.
+    copy = _linked_copy(tmp_path)
+    if which == "manifest":
+        path = copy / MANIFEST
+    else:
+        name = next(f["name"] for f in json.loads((copy / MANIFEST).read_text())["files"] if f["role"] == "dag5/layer1")
+        path = copy / name
+    path.unlink()
+    os.mkfifo(path)
+    r = subprocess.run([str(program), str(copy)], input="As Ks Qs Js Ts\n", capture_output=True, text=True, timeout=20)
+    assert r.returncode == 2 and f"{path}: not a regular file" in r.stderr, r.stderr
+
 def test_real_tables_check_and_verify(program: Path) -> None:
     # Every sha256 of the real set, computed by the reader's own SHA-256.
     r = run(program, "--check", "--verify", TABLES)

@@ -951,15 +951,22 @@ static int utf8_error(const unsigned char *s, size_t n, size_t *at) {
 /* The manifest, read once into memory: the copy this load works from. */
 static char *read_manifest(const char *path, const char *dir, size_t *len) {
     static char *buf; /* kept reachable: die() may exit while it is in use */
-    FILE *f = fopen(path, "rb");
+    /* O_NONBLOCK: a FIFO planted in the directory would block the open
+     * forever; it is refused below instead (checklist R10). */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    FILE *f;
+    struct stat st;
     long size;
     size_t bad;
-    if (!f) {
+    if (fd < 0) {
         if (errno == ENOENT)
             die("no tables at %s (missing manifest.json): build them with make, or python -m twoplustwo_builder",
                 dir);
         die("%s: %s", path, strerror(errno));
     }
+    if (fstat(fd, &st)) die("%s: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) die("%s: not a regular file", path);
+    if (!(f = fdopen(fd, "rb"))) die("%s: %s", path, strerror(errno));
     if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
         die("%s: cannot size: %s", path, strerror(errno));
     if (size > MAX_MANIFEST) die("%s: larger than %ld bytes (not a manifest)", path, (long)MAX_MANIFEST);
@@ -1052,7 +1059,7 @@ static int map_file(const char *dir, const struct entry *e, struct array *a, cha
     if (snprintf(full, sizeof full, "%s/%s", dir, e->name.s) >= (int)sizeof full || strlen(full) >= cap)
         die("%s/%s: path too long", dir, e->name.s);
     memcpy(path, full, strlen(full) + 1);
-    fd = open(path, O_RDONLY | O_CLOEXEC);
+    fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO is refused below, never waited on */
     if (fd < 0) {
         if (errno == ENOENT) return -1;
         die("%s: %s", path, strerror(errno));
