@@ -15,6 +15,7 @@ import json
 import os
 import re
 from collections.abc import Callable
+from enum import Enum, StrEnum
 from math import comb
 from pathlib import Path
 from typing import Any
@@ -374,6 +375,54 @@ def test_unknown_games_are_refused_everywhere() -> None:
         with pytest.raises(TypeError, match="game must be a str"):
             call(None)  # type: ignore[arg-type]
     assert GAMES == ("holdem", "short-deck", "short-deck-classic")
+
+
+class ShortDeck(StrEnum):
+    TRITON = "short-deck"
+
+
+class MixedIn(str, Enum):
+    # str() of this member is 'MixedIn.TRITON', not its value: only the value names the game.
+    TRITON = "short-deck"
+
+
+# Every function that takes game=, as (game, tables) -> a plain comparable result.
+GAME_CALLS: dict[str, Callable[[Any, Any], object]] = {
+    "evaluate": lambda g, t: tp.evaluate("As Ks Qs Js Ts", game=g, tables=t),
+    "evaluate list": lambda g, t: tp.evaluate([51, 47, 43, 39, 35, 16], game=g, tables=t),
+    "evaluate_batch": lambda g, t: tp.evaluate_batch([[51, 47, 43, 39, 35]], game=g, tables=t).tolist(),
+    "best_five": lambda g, t: tp.best_five("As Ks Qs Js Ts 6c", game=g, tables=t),
+    "prefix": lambda g, t: (repr(p := tp.prefix("As Ks", game=g, tables=t)), p.evaluate("Qs Js Ts"), p.game),
+    "describe": lambda g, t: str(tp.describe(1404, game=g, tables=t)),
+    "category_of": lambda g, t: str(tp.category_of(1198, game=g, tables=t)),
+    "categories": lambda g, t: tp.categories([1, 1198, 1404], game=g, tables=t).tolist(),
+    "iter_hands": lambda g, t: [v.tolist() for _, v in tp.iter_hands(5, include="As Ks Qs Js", game=g, tables=t)],
+    "histogram": lambda g, t: tp.histogram(5, include="As Ks Qs Js", game=g, tables=t).nonzero()[0].tolist(),
+    "count_hands": lambda g, t: tp.count_hands(5, game=g, tables=t),
+    "rank_hands": lambda g, t: tp.rank_hands("As Ks Qs Js Ts", game=g, tables=t).tolist(),
+    "equity exact": lambda g, t: [
+        (r.games, r.equity) for r in tp.equity(["AsAh", "KsKh"], "9c 8d 7h", game=g, method="exact", tables=t)
+    ],
+    "equity monte-carlo": lambda g, t: [
+        (r.games, r.equity)
+        for r in tp.equity(["AsAh", "KsKh"], game=g, method="monte-carlo", samples=2000, seed=3, tables=t)
+    ],
+    "equity message": lambda g, t: outcome(lambda: tp.equity(["AsAh", "22"], game=g, tables=t)),
+}
+
+
+@pytest.mark.parametrize(
+    "game", [ShortDeck.TRITON, np.str_("short-deck"), MixedIn.TRITON], ids=lambda g: type(g).__name__
+)
+@pytest.mark.parametrize("name", GAME_CALLS)
+def test_a_game_may_be_any_str_subclass(name: str, game: str, both: tuple[Tables, Tables]) -> None:
+    call = GAME_CALLS[name]
+    want = call("short-deck", None)
+    # The default tables (evaluate's C entry point), then fresh sets of both
+    # backends, where this call is the first to look the game up.
+    for tables in (None, *both):
+        got = call(game, tables)
+        assert got == want and repr(got) == repr(want)
 
 
 # ---------------------------------------------------- sets without a game

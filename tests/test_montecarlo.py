@@ -11,10 +11,12 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from twoplustwo import montecarlo
 from twoplustwo.cards import format_cards, parse_cards
+from twoplustwo.cli import main
 from twoplustwo.equity import equity
 from twoplustwo.evaluate import evaluate_batch
-from twoplustwo.montecarlo import BATCH, DEFAULT_STDERR, MIN_SAMPLES, _rows, _Sampler, monte_carlo
+from twoplustwo.montecarlo import BATCH, DEFAULT_STDERR, MAX_SAMPLES, MIN_SAMPLES, _rows, _Sampler, monte_carlo
 from twoplustwo.outcomes import PlayerEquity
 from twoplustwo.ranges import parse_range
 from twoplustwo.tables import Tables, get_tables
@@ -319,6 +321,65 @@ def test_stderr_target_and_default() -> None:
     # A river board with fixed hands plays the same game every time: no variance, one round.
     river = mc(players, parse_cards("2c 3d 9h Th Js"), seed=1)
     assert river[0].games == MIN_SAMPLES and river[0].stderr == 0.0 and river[0].equity in (0.0, 0.5, 1.0)
+
+
+def test_a_stderr_too_small_to_reach_plays_to_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 1e-170 squared underflows to 0 and 5e-324 divides a variance to inf:
+    # a target no run meets, so the run plays every game it may.
+    players = [hand("AsKs"), hand("7h 7d")]
+    n = MIN_SAMPLES + BATCH + 3
+    for tiny in (1e-170, 5e-324):
+        assert [r.games for r in mc(players, stderr=tiny, samples=n, seed=1)] == [n, n]
+    results = equity(["AsKs", "7h7d"], method="monte-carlo", stderr=1e-170, samples=n, seed=1)
+    assert [r.games for r in results] == [n, n] and all(r.stderr > 0 for r in results)
+    # Without samples, MAX_SAMPLES caps the games (made small here).
+    monkeypatch.setattr(montecarlo, "MAX_SAMPLES", n)
+    assert [r.games for r in mc(players, stderr=1e-170, seed=1)] == [n, n]
+
+
+def test_cli_tiny_stderr_plays_to_the_samples(capsys: pytest.CaptureFixture[str]) -> None:
+    n = MIN_SAMPLES + 5
+    code = main(["equity", "AsKs", "7h7d", "--mc", "--stderr", "1e-170", "--samples", str(n), "--seed", "1"])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    assert [line.split()[-1] for line in out.splitlines()[2:]] == [f"{n:,}", f"{n:,}"]
+
+
+class SamplingBegan(Exception):
+    """Raised in place of sampling, with the cap: a refused call never gets this far."""
+
+
+def _never_sample(sampler: object, total: object, workers: object, cap: int, *rest: object) -> None:
+    raise SamplingBegan(cap)
+
+
+@pytest.mark.parametrize("n", [MAX_SAMPLES + 1, 10**23, 10**5000], ids=["cap+1", "1e23", "1e5000"])
+def test_samples_over_the_cap_are_refused(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
+    monkeypatch.setattr(montecarlo, "_sample", _never_sample)
+    players = [hand("AsAh"), hand("KdKc")]
+    refused = r"^samples must be at most 100,000,000 \(MAX_SAMPLES\), got "
+    for kw in ({}, {"stderr": 0.01}):
+        with pytest.raises(ValueError, match=refused) as e:
+            mc(players, samples=n, **kw)
+        assert len(str(e.value)) < 100
+    with pytest.raises(ValueError, match=refused):
+        equity(["AsAh", "KdKc"], method="monte-carlo", samples=n)
+    # MAX_SAMPLES itself is allowed.
+    with pytest.raises(SamplingBegan) as began:
+        mc(players, samples=MAX_SAMPLES)
+    assert began.value.args == (MAX_SAMPLES,)
+
+
+def test_cli_huge_samples_is_one_error_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(montecarlo, "_sample", _never_sample)
+    code = main(["equity", "AsAh", "KdKc", "--mc", "--samples", str(10**23)])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, "")
+    assert err == (
+        "twoplustwo: error: samples must be at most 100,000,000 (MAX_SAMPLES), got 100,000,000,000,000,000,000,000\n"
+    )
 
 
 def test_both_backends_agree(both: tuple[Tables, Tables]) -> None:

@@ -326,6 +326,46 @@ def test_bad_items(text: str, message: str) -> None:
         parse_range(text)
 
 
+LONG = 10**6
+WEIGHT = "1" * 5000  # more digits than Python turns into an int by default (4,300)
+WIDE = "50." + "0" * 60  # a good weight, too long to echo whole
+TOO_LONG = "a weight has at most 1,000 characters"
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("A" * LONG, "item 1 ('" + "A" * 40 + "'...) at offset 0: expected a class like"),
+        ("AKs, QQ " + "x" * LONG, "item 3 ('" + "x" * 40 + "'...) at offset 8: expected a class like"),
+        ("\u2660" * LONG, "item 1 ('" + "\\u2660" * 6 + "'...) at offset 0: expected a class like"),
+        (f"[{WEIGHT}]AA[/{WEIGHT}]", "bracket '[" + "1" * 39 + "'... at offset 0: " + TOO_LONG),
+        ("AA [0." + "0" * 5000 + "1]KK", "bracket '[0." + "0" * 37 + "'... at offset 3: " + TOO_LONG),
+        ("[" + "5" * LONG + "]AKs", "bracket '[" + "5" * 39 + "'... at offset 0: " + TOO_LONG),
+        ("[" + "5" * LONG, "bracket '[' at offset 0: no ']' closes it"),
+        (f"[{WIDE}]AKs[/40]", f"bracket '[/40]' at offset 68: does not match '[{WIDE[:39]}'... at offset 0"),
+        (f"[{WIDE}][30]", f"bracket '[30]' at offset 65: brackets do not nest ('[{WIDE[:39]}'... at offset 0 is open)"),
+        (f"[/{WIDE}]", f"bracket '[/{WIDE[:38]}'... at offset 0: no bracket is open"),
+    ],
+    ids=lambda x: x[:12],
+)
+def test_long_text_is_cut_short_in_messages(text: str, start: str) -> None:
+    with pytest.raises(ValueError) as e:
+        parse_range(text)
+    assert str(e.value).startswith(start) and len(str(e.value)) < 200
+
+
+def test_a_weight_of_up_to_1000_characters_is_read() -> None:
+    weight = "50." + "0" * 997
+    assert parse_range(f"[{weight}]AKs[/{weight}]").weight_of("AsKs") == 0.5
+
+
+def test_a_long_class_name_is_cut_short() -> None:
+    with pytest.raises(ValueError) as e:
+        class_combos("A" * LONG)
+    assert str(e.value) == "'" + "A" * 40 + "'... is not a hand class: " + "expected a class like 'AKs', 'QQ+', " \
+        "'A2s+' or 'A5s-A2s', a hand like 'AhKh', or 'random'"
+
+
 @pytest.mark.parametrize("bad", [None, b"AKs", 5, ["AKs"]])
 def test_non_str_is_a_type_error(bad: object) -> None:
     with pytest.raises(TypeError, match="expected a range as a str"):

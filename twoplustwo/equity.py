@@ -211,6 +211,8 @@ def equity(
     if not isinstance(game, str) or game not in EQUITY_GAMES:
         shown = repr(game) if isinstance(game, str) else type(game).__name__
         raise ValueError(f"equity plays {', '.join(EQUITY_GAMES)}; got game {shown}")
+    # The plain name, whatever str subclass (a StrEnum member, np.str_) equals it.
+    game = EQUITY_GAMES[EQUITY_GAMES.index(game)]
     omaha = game.startswith("omaha")
     if isinstance(players, (str, bytes)):
         raise ValueError("players must be a sequence of hands or ranges, e.g. ['AsAh', 'KdKc'], not one string")

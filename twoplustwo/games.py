@@ -80,9 +80,16 @@ _show.maxother = 40
 
 
 def check_game(game: object) -> str:
-    """``game`` if it names a game the runtime knows, else the ``TypeError`` or ``ValueError`` that says so."""
-    if isinstance(game, str) and game in GAMES:  # first, as every call that evaluates comes here
+    """The name in :data:`GAMES` that ``game`` equals, else the ``TypeError`` or ``ValueError`` that says so.
+
+    A str subclass equal to a name (a ``StrEnum`` member, ``np.str_``) gives
+    that plain name: its ``str()`` or f-string need not be the name, and
+    the C entry point looks games up by plain str.
+    """
+    if type(game) is str and game in GAMES:  # first, as every call that evaluates comes here
         return game
+    if isinstance(game, str) and game in GAMES:
+        return GAMES[GAMES.index(game)]
     if not isinstance(game, str):
         raise TypeError(f"game must be a str such as {HOLDEM!r}, got {type(game).__name__}")
     raise ValueError(f"unknown game {_show.repr(game)}; known games: {', '.join(GAMES)}")
@@ -199,7 +206,7 @@ def resolve(game: str, tables: Tables | None = None) -> Game:
     loaded), a name that is no str a ``TypeError``; a set without the
     game's DAG, or whose manifest describes it badly, a :class:`TableError`.
     """
-    check_game(game)
+    game = check_game(game)
     t = get_tables(tables)
     g: Game | None = t.games.get(game)
     if g is None:
@@ -216,7 +223,7 @@ def read_game(t: Tables, name: str) -> Game:
     needs its 9 roles and a ``games`` entry whose deck, sizes, values and
     categories make sense; anything else is a :class:`TableError`.
     """
-    check_game(name)
+    name = check_game(name)
     if name == HOLDEM:
         return Game(t, name, range(52), 7462, _HOLDEM_CATEGORIES)
     dag = f"{name}/dag7"

@@ -37,7 +37,10 @@ last batch is cut short). With ``stderr``, sampling stops after the first
 round at which every player's standard error is at most ``stderr``;
 the first round (:data:`MIN_SAMPLES` games) always runs, so a small early
 variance cannot stop it, and ``samples`` (default :data:`MAX_SAMPLES`)
-caps the games. With neither, the target is :data:`DEFAULT_STDERR`.
+caps the games. A target too small to reach, however tiny (``1e-300``),
+plays to that cap. With neither, the target is :data:`DEFAULT_STDERR`.
+``samples`` is at most :data:`MAX_SAMPLES` (10**8 games, a standard error
+near 0.005% at worst).
 """
 
 from __future__ import annotations
@@ -72,7 +75,7 @@ __all__ = [
 
 #: The stderr target (of every player's equity) when neither ``stderr`` nor ``samples`` is given.
 DEFAULT_STDERR = 1e-3
-#: The most games a call plays when ``samples`` is not given.
+#: The most games a call plays: the default of ``samples``, and the most it may ask for.
 MAX_SAMPLES = 10**8
 #: Games per batch: each batch has its own generator, so this is part of what a seed means.
 BATCH = 1 << 15
@@ -443,13 +446,16 @@ def _check_count(name: str, value: object, least: int) -> int | None:
 
 
 def _check_game(game: object, tables: Tables | None) -> tuple[str, Sequence[int]]:
-    """``game`` checked, with its deck."""
+    """``game`` checked, as the plain name a str subclass of it may stand for, with its deck."""
     if isinstance(game, str) and game in _OMAHA:
-        return game, range(52)
+        return _OMAHA[_OMAHA.index(game)], range(52)
     if not isinstance(game, str) or game not in GAMES:
         shown = repr(game) if isinstance(game, str) else type(game).__name__
         raise ValueError(f"game must be one of {', '.join((*GAMES, *_OMAHA))}, got {shown}")
-    return game, range(52) if game == HOLDEM else resolve(game, tables).deck
+    if game == HOLDEM:
+        return HOLDEM, range(52)
+    g = resolve(game, tables)
+    return g.name, g.deck
 
 
 def _check_players(
@@ -529,8 +535,9 @@ def monte_carlo(
     others blocks, or a rare one in a short run). ``stderr`` is ``nan``
     after a single game (``samples=1``).
 
-    Stops as the module docstring says: ``stderr`` a positive number,
-    ``samples`` a positive int, ``seed`` ``None`` (fresh entropy) or a
+    Stops as the module docstring says: ``stderr`` a positive number (one
+    too small to reach plays ``samples`` games), ``samples`` a positive int
+    of at most :data:`MAX_SAMPLES`, ``seed`` ``None`` (fresh entropy) or a
     non-negative int; otherwise ``TypeError`` or ``ValueError`` naming the
     argument. Batches run on ``threads`` threads (default: one per CPU). A
     long run shows a progress bar of games on a terminal unless ``quiet``.
@@ -541,6 +548,10 @@ def monte_carlo(
     workers = pool.resolve_threads(threads)
     target = _check_stderr(stderr)
     cap = _check_count("samples", samples, 1)
+    if cap is not None and cap > MAX_SAMPLES:
+        # Far more games than any answer needs, which would run for hours or for ever.
+        shown = f"{cap:,}" if cap < 10**30 else "more than 10**30"
+        raise ValueError(f"samples must be at most {MAX_SAMPLES:,} (MAX_SAMPLES), got {shown}")
     root = np.random.SeedSequence(_check_count("seed", seed, 0))
     if target is None and cap is None:
         target = DEFAULT_STDERR
@@ -576,9 +587,11 @@ def _sample(
         variances = total.variances()
         if max(math.sqrt(v / total.games) for v in variances) <= target:
             break
-        # Games the noisiest player needs for the target, with some margin.
-        need = 1.05 * max(variances) / (target * target) - total.games
-        rounds = min(_MAX_ROUND, max(_MIN_ROUND, math.ceil(need / BATCH)))
+        # Games the noisiest player needs for the target, with some margin:
+        # inf for a target so small that its square underflows, which the
+        # cap then stops.
+        need = 1.05 * max(variances) / target / target - total.games
+        rounds = max(_MIN_ROUND, math.ceil(min(_MAX_ROUND, need / BATCH)))
 
 
 def _results(total: _Tally, players: list[_Player], labels: Sequence[str]) -> list[PlayerEquity]:

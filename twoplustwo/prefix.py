@@ -152,7 +152,7 @@ def prefix(cards: Cards = (), *, game: str = HOLDEM, tables: Tables | None = Non
     ...
     ValueError: card 1 ('5s'): not in the short-deck deck, the 36 cards from six to ace
     """
-    check_game(game)
+    game = check_game(game)
     walked = _build(parse_cards(cards), get_tables(tables), game)
     walked._game.check_cards(walked.cards)
     return walked

@@ -25,16 +25,18 @@ Ranks are ``2``-``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``, ``A``, and every
 letter may be in either case (``aks`` is ``AKs``). Items between ``[w]`` and
 ``[/w]`` weigh ``w / 100``, ``w`` a decimal number in (0, 100]; other items
 weigh 1; brackets do not nest, and ``[/w]`` must repeat the weight of the
-open ``[w]``. An item that repeats a combo overrides its weight: the later
-item wins, so ``[50]AKs[/50],AhKh`` holds AhKh at weight 1.
+open ``[w]``; ``w`` has at most 1,000 characters. An item that repeats a
+combo overrides its weight: the later item wins, so ``[50]AKs[/50],AhKh``
+holds AhKh at weight 1.
 
 ``str()`` gives the canonical notation, which parses back to the same range:
 
 >>> str(parse_range("KK, AA, AKs, AQs, AJs, AhKh, AdKd, [25]Q9o-Q7o, 87s[/25]"))
 'KK+,AJs+,[25]87s,Q9o-Q7o[/25]'
 
-A bad item raises :class:`ValueError` naming it, its number (items count from
-1) and the 0-based offset of its first character in the text:
+A bad item raises :class:`ValueError` naming it (cut to 40 characters and
+``...`` if longer), its number (items count from 1) and the 0-based
+offset of its first character in the text:
 
 >>> parse_range("QQ+, AKs, AAs")
 Traceback (most recent call last):
@@ -188,6 +190,23 @@ _RANK_OF["10"] = 8
 
 _SYNTAX = "expected a class like 'AKs', 'QQ+', 'A2s+' or 'A5s-A2s', a hand like 'AhKh', or 'random'"
 
+# The longest weight read, in characters: far beyond any weight a float
+# tells apart (the canonical notation writes at most about 330), and short
+# enough that reading it as a fraction costs nothing.
+_MAX_WEIGHT = 1000
+# The most characters of the user's text a message quotes (escapes included).
+_ECHO = 40
+
+
+def _quote(text: str) -> str:
+    """``text`` quoted for a message, cut to :data:`_ECHO` characters and ``...``: short whatever the input."""
+    # ascii(): the message is the same bytes whatever the terminal's locale.
+    # An escape (\u2660) counts its length, so a cut never splits one.
+    shown = text[:_ECHO]
+    while len(ascii(shown)) > _ECHO + 2:
+        shown = shown[:-1]
+    return ascii(shown) if shown == text else ascii(shown) + "..."
+
 
 class _ItemError(Exception):
     """Why one item is wrong; the parser adds which item it is."""
@@ -263,12 +282,11 @@ def _item_rows(item: str) -> npt.NDArray[np.intp]:
 
 
 def _item_error(number: int, item: str, offset: int, why: str) -> ValueError:
-    # ascii(): the message is the same bytes whatever the terminal's locale.
-    return ValueError(f"item {number} ({ascii(item)}) at offset {offset}: {why}")
+    return ValueError(f"item {number} ({_quote(item)}) at offset {offset}: {why}")
 
 
 def _bracket_error(tag: str, offset: int, why: str) -> ValueError:
-    return ValueError(f"bracket {ascii(tag)} at offset {offset}: {why}")
+    return ValueError(f"bracket {_quote(tag)} at offset {offset}: {why}")
 
 
 def _parse(text: str) -> npt.NDArray[np.float64]:
@@ -300,6 +318,9 @@ def _parse(text: str) -> npt.NDArray[np.float64]:
             number = inner[1:] if closing else inner
             if not _WEIGHT_RE.fullmatch(number):
                 raise _bracket_error(tag, pos, "expected a weight in percent, as in '[50]' .. '[/50]'")
+            if len(number) > _MAX_WEIGHT:
+                # Python refuses to read an int of more than 4,300 digits, with a message naming no bracket.
+                raise _bracket_error(tag, pos, f"a weight has at most {_MAX_WEIGHT:,} characters")
             percent = Fraction(number)
             if not 0 < percent <= 100:
                 raise _bracket_error(tag, pos, "a weight must be more than 0 and at most 100")
@@ -307,11 +328,11 @@ def _parse(text: str) -> npt.NDArray[np.float64]:
                 if open_tag is None:
                     raise _bracket_error(tag, pos, "no bracket is open")
                 if percent != open_tag[2]:
-                    raise _bracket_error(tag, pos, f"does not match {ascii(open_tag[0])} at offset {open_tag[1]}")
+                    raise _bracket_error(tag, pos, f"does not match {_quote(open_tag[0])} at offset {open_tag[1]}")
                 open_tag, weight = None, 1.0
             else:
                 if open_tag is not None:
-                    why = f"brackets do not nest ({ascii(open_tag[0])} at offset {open_tag[1]} is open)"
+                    why = f"brackets do not nest ({_quote(open_tag[0])} at offset {open_tag[1]} is open)"
                     raise _bracket_error(tag, pos, why)
                 # Fraction to float rounds once, so "[33.3]" weighs exactly 0.333.
                 weight = float(percent / 100)
@@ -377,7 +398,7 @@ def class_combos(name: str) -> npt.NDArray[np.uint8]:
         if high != low and not kind:
             raise _ItemError("say 's' or 'o' after a non-pair class")
     except _ItemError as e:
-        raise ValueError(f"{ascii(name)} is not a hand class: {e}") from None
+        raise ValueError(f"{_quote(name)} is not a hand class: {e}") from None
     if high == low:
         c = _pair_class(high)
     else:

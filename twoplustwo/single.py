@@ -144,8 +144,9 @@ def _evaluate_game(cards: Any, game: str, tables: Tables | None) -> int:
         if tables is None:
             ext = extension()
             if ext is not None:
-                # The C entry point serves this game's next calls itself.
-                ext.set_game(game, walker)
+                # The C entry point serves this game's next calls itself,
+                # under the plain name (game may be a str subclass).
+                ext.set_game(g.name, walker)
         # Distinct ints of the deck (or plain card text) at once; anything
         # else is parsed and explained below, as on the numpy path.
         value: int | None = walker.evaluate(cards)
