@@ -8,17 +8,24 @@ into a real copy, so the shared tables are never written.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import shutil
+import socket
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from twoplustwo.cli import main
 from twoplustwo.evaluate import evaluate
 from twoplustwo.format import MANIFEST, TableError
+from twoplustwo.pages import uncache, warm
 from twoplustwo.tables import ENV_VAR, clear_cache, default_path, get_tables, load_tables
 
 SOURCE = default_path()
@@ -322,3 +329,130 @@ def test_nbytes_and_nodes(copy: Path) -> None:
     assert t.nbytes == sum(f["nbytes"] for f in t.manifest["files"])
     assert t.nodes["dag7"][0] == 1 and len(t.nodes["dag7"]) == 7
     assert [len(t.layers(d)) for d in ("dag5", "dag6", "dag7")] == [5, 6, 7]
+
+
+# ------------------------------------------------------- not regular files
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX's")
+
+# How long a call may keep a FIFO open for reading before it counts as
+# waiting on it. Refusing one takes microseconds; a reader blocked in open()
+# would wait forever.
+WAIT_LIMIT = 5.0
+
+
+@contextlib.contextmanager
+def never_waits_on(fifo: Path) -> Iterator[None]:
+    """Fail the block if it still waits on ``fifo`` after :data:`WAIT_LIMIT` s, unblocking it first.
+
+    A watchdog thread opens the FIFO for writing once the limit has passed,
+    which lets a reader blocked in open() go on (and read nothing), so a
+    regression fails the test instead of hanging the suite.
+    """
+    done = threading.Event()
+    waited: list[bool] = []
+
+    def watch() -> None:
+        if done.wait(WAIT_LIMIT):
+            return
+        while not done.is_set():
+            try:
+                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:  # no reader has it open (yet)
+                time.sleep(0.05)
+                continue
+            waited.append(True)
+            os.close(fd)
+            return
+
+    watchdog = threading.Thread(target=watch, daemon=True)
+    watchdog.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watchdog.join()
+    assert not waited, f"waited on the FIFO {fifo} for {WAIT_LIMIT} s"
+
+
+def plant(path: Path, kind: str) -> Path:
+    """Put ``kind`` in place of the file ``path``: a FIFO, a symlink to a FIFO beside the set, a directory or a socket.
+
+    A socket is made in the current directory, which must be ``path``'s: its
+    full path might be longer than a socket's address may be.
+    """
+    path.unlink()
+    if kind == "socket":
+        with socket.socket(socket.AF_UNIX) as s:
+            s.bind(path.name)
+        return path
+    if kind == "fifo":
+        os.mkfifo(path)
+        return path
+    if kind == "directory":
+        path.mkdir()
+        return path
+    elsewhere = path.parent.parent / f"elsewhere-{path.name}"
+    os.mkfifo(elsewhere)
+    path.symlink_to(elsewhere)
+    return elsewhere
+
+
+KIND = {"fifo": "a FIFO", "link-to-fifo": "a FIFO", "directory": "a directory", "socket": "a socket"}
+
+
+def small_name(root: Path) -> str:
+    name: str = _file_of(manifest(root), SMALL_ROLE)["name"]
+    return name
+
+
+@needs_fifo
+@pytest.mark.parametrize("kind", list(KIND))
+@pytest.mark.parametrize("which", ["array", "manifest"])
+def test_load_refuses_what_is_not_a_regular_file(
+    copy: Path, which: str, kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name = MANIFEST if which == "manifest" else small_name(copy)
+    monkeypatch.chdir(copy)
+    planted = plant(copy / name, kind)
+    with never_waits_on(planted), pytest.raises(TableError) as e:
+        load_tables(copy)
+    assert f"{copy / name}: is {KIND[kind]}, not a regular file" in str(e.value)
+
+
+@needs_fifo
+def test_verify_refuses_a_fifo_planted_after_loading(copy: Path) -> None:
+    t = load_tables(copy)
+    fifo = plant(copy / small_name(copy), "fifo")
+    with never_waits_on(fifo), pytest.raises(TableError, match=re.escape(f"{fifo}: is a FIFO, not a regular file")):
+        t.verify()
+
+
+@needs_fifo
+def test_uncache_refuses_a_fifo(copy: Path) -> None:
+    fifo = plant(copy / small_name(copy), "fifo")
+    with never_waits_on(fifo), pytest.raises(TableError, match=re.escape(f"{fifo}: is a FIFO, not a regular file")):
+        uncache(fifo)
+
+
+@needs_fifo
+def test_warm_refuses_a_fifo(copy: Path) -> None:
+    name = _file_of(manifest(copy), "dag7/layer7")["name"]  # a file warm would drop from the cache
+    fifo = plant(copy / name, "fifo")
+    with never_waits_on(fifo), pytest.raises(TableError, match=re.escape(f"{fifo}: is a FIFO, not a regular file")):
+        warm(copy)
+
+
+@needs_fifo
+@pytest.mark.parametrize("command", [["eval", "As Ks Qs Js Ts"], ["info"], ["verify"], ["warm"]], ids=lambda c: c[0])
+@pytest.mark.parametrize("which", ["array", "manifest"])
+def test_cli_refuses_a_fifo_in_one_line(
+    copy: Path, which: str, command: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fifo = plant(copy / (MANIFEST if which == "manifest" else small_name(copy)), "fifo")
+    monkeypatch.setenv(ENV_VAR, str(copy))
+    _forget_tables(monkeypatch)
+    with never_waits_on(fifo):
+        code = main(command)
+    out, err = capsys.readouterr()
+    assert (code, out, err) == (1, "", f"twoplustwo: error: {fifo}: is a FIFO, not a regular file\n")

@@ -3,8 +3,9 @@
 A table set is a directory holding ``manifest.json`` and one ``.npy`` file
 per array (see ``tables/README.md`` for the full specification, whose
 reader checklist this module implements). This module names the format
-version, the roles and how a manifest and a file header are checked; it
-never touches numpy arrays, so any reader can follow it.
+version, the roles, how a reader opens a file (:func:`open_regular`) and
+how a manifest and a file header are checked; it never touches numpy
+arrays, so any reader can follow it.
 
 A set holds hold'em's 20 roles, which every reader needs, and may hold the
 roles of other games' DAGs (*game roles*, section 13 of the spec), which
@@ -26,6 +27,7 @@ import json
 import os
 import re
 import reprlib
+import stat
 
 # typing itself costs milliseconds to import, which a fresh process's first
 # evaluate() would pay: its names are for the type checker only.
@@ -49,6 +51,7 @@ __all__ = [
     "check_shapes",
     "layer_role",
     "npy_header",
+    "open_regular",
     "parse_manifest",
     "role_dag",
     "sha256_file",
@@ -390,6 +393,62 @@ def check_header(p: str | os.PathLike[str], f: dict[str, Any], data: Any) -> Non
         )
     if size != f["offset"] + f["nbytes"]:
         raise TableError(f"{p}: {size} bytes, expected {f['offset'] + f['nbytes']} (truncated or padded)")
+
+
+# O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+def _kind(mode: int) -> str:
+    for test, name in [
+        (stat.S_ISREG, "a regular file"),
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ]:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def open_regular(path: str | os.PathLike[str]) -> int:
+    """A read-only descriptor of the regular file ``path``, opened without ever waiting; the caller closes it.
+
+    How a reader opens the manifest and every array of a set. A symbolic
+    link is followed, and what it leads to is checked. Anything but a
+    regular file raises :class:`TableError` naming it and what it is: a
+    FIFO would make a plain open() wait for a writer forever, and a
+    directory, socket or device holds nothing the format describes. Other
+    failures to open (a missing file included) raise :class:`OSError`.
+    """
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError:
+        # A socket cannot be opened at all: say what is there, not "no such device".
+        kind = _other_kind(path)
+        if kind is not None:
+            raise TableError(f"{os.fspath(path)}: is {kind}, not a regular file") from None
+        raise
+    # fstat, not a stat before the open: it checks the very file opened.
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise TableError(f"{os.fspath(path)}: is {_kind(mode)}, not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _other_kind(path: str | os.PathLike[str]) -> str | None:
+    """What ``path`` leads to if that is there and not a regular file, else None."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else _kind(mode)
 
 
 def sha256_file(path: str | os.PathLike[str]) -> str:

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .format import open_regular
 from .tables import HUGE_PAGE, Tables, default_path, load_tables
 
 __all__ = ["HUGE_PAGE", "all_huge", "huge_page_bytes", "uncache", "warm"]
@@ -113,9 +114,11 @@ def uncache(path: str | os.PathLike[str]) -> None:
     The next mapping then reads it afresh, in 2 MiB pieces where the
     loader's advice and the system allow. Pages some process maps stay
     cached, as they are; nothing about the file changes. Where the system
-    has no ``posix_fadvise``, it only syncs.
+    has no ``posix_fadvise``, it only syncs. Anything but a regular file
+    (a FIFO, which a plain open would wait on forever) raises
+    :class:`~twoplustwo.format.TableError`.
     """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    fd = open_regular(path)
     try:
         with contextlib.suppress(OSError):
             os.fdatasync(fd) if hasattr(os, "fdatasync") else os.fsync(fd)

@@ -32,7 +32,17 @@ from functools import cached_property
 
 from . import pool
 from .backend import core, extension
-from .format import DAGS, MANIFEST, TableError, check_header, check_shapes, layer_role, parse_manifest
+from .format import (
+    DAGS,
+    MANIFEST,
+    MAX_MANIFEST_BYTES,
+    TableError,
+    check_header,
+    check_shapes,
+    layer_role,
+    open_regular,
+    parse_manifest,
+)
 
 # typing and pathlib cost milliseconds to import, which a fresh process's
 # first evaluate() would pay: loading works on str paths, and Tables.path
@@ -316,7 +326,7 @@ def _sha256_mapped(path: str) -> str:
     """
     import hashlib  # here: loading tables never hashes, only verifying does
 
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    fd = open_regular(path)
     try:
         data = _map(fd, os.fstat(fd).st_size, path)
     finally:
@@ -334,8 +344,9 @@ class _Vanished(Exception):
 
 def _open_set(root: str, mpath: str) -> Tables:
     try:
-        with open(mpath, encoding="utf-8") as fh:
-            text = fh.read()
+        with open(open_regular(mpath), encoding="utf-8") as fh:
+            # One character past the limit is enough for parse_manifest to refuse it.
+            text = fh.read(MAX_MANIFEST_BYTES + 1)
     except FileNotFoundError:
         raise _Vanished(mpath, "the manifest") from None
     except (OSError, UnicodeDecodeError) as e:
@@ -346,7 +357,7 @@ def _open_set(root: str, mpath: str) -> Tables:
     for f in m["files"]:
         p = os.path.join(root, f["name"])
         try:
-            fd = os.open(p, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            fd = open_regular(p)
         except FileNotFoundError:
             raise _Vanished(p, f["role"]) from None
         except OSError as e:
@@ -370,11 +381,14 @@ def load_tables(path: str | os.PathLike[str] | None = None, *, verify: bool = Fa
 
     ``path`` defaults to :func:`default_path`. Missing tables raise
     :class:`TableError` saying how to build or install them; nothing is
-    ever built behind the caller's back.
+    ever built behind the caller's back. A manifest or listed file that is
+    not a regular file raises :class:`TableError` too, naming it (a FIFO is
+    refused, never waited on); a symbolic link to a regular file is fine.
     """
     root = os.fspath(path) if path is not None else _default_dir()
     mpath = os.path.join(root, MANIFEST)
-    if not os.path.isfile(mpath):
+    # exists, not isfile: a manifest that is not a regular file is refused by name when opened.
+    if not os.path.exists(mpath):
         raise TableError(
             f"no tables at {root} (missing {MANIFEST}): build them with `make` or "
             f"`twoplustwo build` (needs the twoplustwo-builder package), or install a bundle "
