@@ -23,6 +23,9 @@ Subcommands:
 - ``install-tables``: install a prebuilt table bundle;
 - ``export-handranks OUT``: write the tables as a classic 2+2 ``HandRanks.dat``.
 
+An output file (``--csv``, ``--png``, ``OUT``) of ``-`` is standard output;
+other paths are written as :mod:`twoplustwo.atomic` says.
+
 Tables are found as :func:`twoplustwo.tables.default_path` says
 (``$TWOPLUSTWO_TABLES`` first). Bad input prints one line,
 ``twoplustwo: error: <message>``, on stderr and exits with 2; missing or
@@ -79,6 +82,10 @@ PROG = "twoplustwo"
 #: Exit codes: bad input or usage, and tables that are missing or damaged.
 EXIT_USAGE = 2
 EXIT_TABLES = 1
+
+#: Seconds ``preflop --dask`` waits for the scheduler to answer, and then for a worker.
+DASK_TIMEOUT = 30.0
+
 
 class _UsageError(Exception):
     """A command line argparse rejected; reported in one line, not with usage."""
@@ -380,31 +387,106 @@ def _classes(text: str | None) -> list[str] | None:
     return None if text is None else [c for c in text.replace(",", " ").split() if c]
 
 
+def _dask_client(address: str, timeout: float | None) -> Any:
+    """A client of the dask scheduler at ``address`` once it has a worker (for ``preflop --dask``).
+
+    Reaching the scheduler, the client's handshake and the wait for a worker
+    each take at most ``timeout`` seconds (default :data:`DASK_TIMEOUT`),
+    whatever the other end does; every failure is one error naming the address.
+    """
+    if timeout is None:
+        timeout = DASK_TIMEOUT
+    elif not 0 < timeout <= 86400:  # also refuses nan; a day is far enough, and larger ones overflow timers
+        raise ValueError(f"--dask-timeout must be a number of seconds above 0 and at most 86400, got {timeout:g}")
+    try:
+        from distributed import Client
+        from distributed.comm.addressing import get_address_host_port
+        from distributed.comm.core import connect
+    except ImportError:
+        raise ValueError("--dask needs dask.distributed: pip install 'twoplustwo[dask]'") from None
+    if not address.strip():
+        raise ValueError(f"--dask needs a scheduler address such as tcp://host:8786, got {address!r}")
+    try:
+        port = get_address_host_port(address)[1]
+    except ValueError as e:
+        raise ValueError(f"--dask {address!r} is not a scheduler address such as tcp://host:8786: {e}") from None
+    if not 0 < port < 65536:
+        raise ValueError(f"--dask {address!r}: port {port} is not in 1..65535")
+    import asyncio
+
+    async def handshake() -> None:
+        # Client's own timeout covers only the TCP connect: a server that
+        # accepts and then says nothing would hold its handshake forever.
+        comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout)  # type: ignore[no-untyped-call]
+        await comm.close()
+
+    try:
+        asyncio.run(handshake())
+        client = Client(address, timeout=timeout)  # type: ignore[no-untyped-call]
+    except (OSError, asyncio.TimeoutError):
+        # Refused, unreachable or unresolved (dask retries these until the
+        # timeout), silent, or hung up: no scheduler answered, all the same.
+        raise OSError(f"no dask scheduler answered at {address} within {timeout:g} s (--dask-timeout)") from None
+    except ImportError as e:  # the scheduler's word on mismatched versions
+        raise OSError(f"cannot use the dask scheduler at {address}: {e}") from None
+    except Exception:
+        # dask reads a length prefix first, which other bytes (an SSH banner,
+        # an HTTP reply) make a nonsense size: a refused allocation of
+        # exabytes, or garbled frames, or a message that is not a dict.
+        raise ValueError(
+            f"{address} does not answer as a dask scheduler (--dask takes a scheduler's address, e.g. tcp://host:8786)"
+        ) from None
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except BaseException as e:
+        client.close()  # type: ignore[no-untyped-call]
+        if isinstance(e, (TimeoutError, asyncio.TimeoutError)):
+            raise OSError(
+                f"the dask scheduler at {address} has no worker after {timeout:g} s (--dask-timeout); "
+                f"start one with: dask worker {address}"
+            ) from None
+        raise
+    return client
+
+
 def _cmd_preflop(args: argparse.Namespace) -> int:
     if args.png and args.grid:
         raise ValueError("--png draws the table against a random hand; it does not take --grid")
     if args.vs is not None and not args.grid:
         raise ValueError("--vs names the columns of --grid")
+    if _is_stdout(args.csv) and _is_stdout(args.png):
+        raise ValueError("--csv and --png cannot both write to standard output (-)")
     from contextlib import ExitStack
 
+    from .atomic import check_target, write_file
+
+    for path, example in ((args.csv, "preflop.csv"), (args.png, "preflop.png")):
+        if path is not None and not _is_stdout(path):
+            check_target(path, example)  # a path it cannot write is refused before the work, not after
     from .preflop import draw_png, preflop_matchups, preflop_table, preflop_vs_random, write_csv
 
     with ExitStack() as stack:
         executor = None
-        if args.dask:
-            try:
-                from distributed import Client
-            except ImportError:
-                raise ValueError("--dask needs dask.distributed: pip install 'twoplustwo[dask]'") from None
-            executor = stack.enter_context(Client(args.dask)).get_executor()  # type: ignore[no-untyped-call]
+        if args.dask is not None:
+            executor = stack.enter_context(_dask_client(args.dask, args.dask_timeout)).get_executor()
+        elif args.dask_timeout is not None:
+            raise ValueError("--dask-timeout is for --dask")
         options: dict[str, Any] = {"threads": args.threads, "executor": executor, "quiet": args.quiet}
         if args.grid:
             results: Any = preflop_matchups(_classes(args.classes), _classes(args.vs), **options)
         else:
             results = preflop_vs_random(_classes(args.classes), **options)
-    if args.csv:
+    if _is_stdout(args.csv):
+        from .preflop import csv_bytes
+
+        write_file(_stdout_fd(), [csv_bytes(results)])
+    elif args.csv:
         write_csv(results, args.csv)
-    if args.png:
+    if _is_stdout(args.png):
+        from .preflop import png_bytes
+
+        write_file(_stdout_fd(), [png_bytes(results)])
+    elif args.png:
         draw_png(results, args.png)
     if not args.csv or args.print:
         print(preflop_table(results))
@@ -420,13 +502,27 @@ def _cmd_install_tables(args: argparse.Namespace) -> int:
 
 
 def _cmd_export_handranks(args: argparse.Namespace) -> int:
-    from .handranks import export_handranks
+    from .atomic import check_target
+    from .handranks import write_handranks
 
     start = time.perf_counter()
-    path = export_handranks(args.out, quiet=args.quiet)
+    target = _stdout_fd() if _is_stdout(args.out) else check_target(args.out, "HandRanks.dat")
+    size = write_handranks(target, None, args.quiet)
     if not args.quiet:
-        print(f"wrote {path} ({path.stat().st_size:,} bytes) in {time.perf_counter() - start:.1f} s")
+        # Beside the bytes on standard output, the summary goes to stderr.
+        where, to = ("standard output", sys.stderr) if isinstance(target, int) else (target, sys.stdout)
+        print(f"wrote {where} ({size:,} bytes) in {time.perf_counter() - start:.1f} s", file=to)
     return 0
+
+
+def _is_stdout(path: Path | None) -> bool:
+    return path is not None and str(path) == "-"
+
+
+def _stdout_fd() -> int:
+    # The bytes go to the descriptor itself: anything printed before must be out first.
+    sys.stdout.flush()
+    return sys.stdout.fileno()
 
 
 # ------------------------------------------------------------------ parser
@@ -514,10 +610,21 @@ def _parser() -> _Parser:
     sp.add_argument("--classes", metavar="LIST", help="classes to compute, e.g. 'AA,AKs,72o' (default: all 169)")
     sp.add_argument("--grid", action="store_true", help="each class against each class (of --vs), not a random hand")
     sp.add_argument("--vs", metavar="LIST", help="with --grid: the opponents' classes (default: all 169)")
-    sp.add_argument("--csv", type=Path, metavar="FILE", help="write the results as CSV (then print only with --print)")
+    sp.add_argument(
+        "--csv", type=Path, metavar="FILE", help="write the results as CSV, - for stdout (then print only with --print)"
+    )
     sp.add_argument("--print", action="store_true", help="print the table even with --csv")
-    sp.add_argument("--png", type=Path, metavar="FILE", help="draw the 13 x 13 heat map (needs twoplustwo[plot])")
+    sp.add_argument(
+        "--png", type=Path, metavar="FILE", help="draw the 13 x 13 heat map, - for stdout (needs twoplustwo[plot])"
+    )
     sp.add_argument("--dask", metavar="ADDRESS", help="run on a dask.distributed cluster, e.g. tcp://host:8786")
+    sp.add_argument(
+        "--dask-timeout",
+        type=float,
+        metavar="SECONDS",
+        help=f"with --dask: how long to wait for the scheduler to answer, then for a worker "
+        f"(default: {DASK_TIMEOUT:g})",
+    )
     sp.add_argument("--threads", type=int, metavar="N", help="threads (default: one per CPU)")
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -530,7 +637,9 @@ def _parser() -> _Parser:
     sp.add_argument("--to", type=Path, default=None, help="target directory (default: where tables are read)")
 
     sp = add("export-handranks", _cmd_export_handranks, "write the tables as a classic 2+2 HandRanks.dat")
-    sp.add_argument("out", type=Path, metavar="OUT", help="file to write; one already there is replaced atomically")
+    sp.add_argument(
+        "out", type=Path, metavar="OUT", help="file to write, - for stdout; one already there is replaced atomically"
+    )
     sp.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     return p
 

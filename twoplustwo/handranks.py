@@ -34,7 +34,7 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-from .atomic import check_target, write_atomically
+from .atomic import check_target, write_file
 from .format import TableError
 from .progress import progress
 from .tables import Tables, get_tables
@@ -195,10 +195,18 @@ def export_handranks(path: str | os.PathLike[str], *, tables: Tables | None = No
     identical. The file is written under a temporary name in the same
     directory, synced and renamed into place: a failure or an interrupt
     removes the temporary file and leaves whatever was at ``path``
-    untouched. A progress bar goes to stderr on a terminal unless ``quiet``.
+    untouched. A symbolic link at ``path`` is followed and its target
+    written so; a FIFO or a character device is written into, never
+    replaced (:mod:`twoplustwo.atomic`). A progress bar goes to stderr on a
+    terminal unless ``quiet``.
     """
     target = check_target(path, "HandRanks.dat")
+    write_handranks(target, tables, quiet)
+    return target
+
+
+def write_handranks(target: Path | int, tables: Tables | None, quiet: bool) -> int:
+    """:func:`export_handranks` to a checked path or an open file descriptor; return the bytes written."""
     total, blocks = _blocks(get_tables(tables))
     with progress(4 * total, "B", desc="HandRanks.dat", quiet=quiet) as update:
-        write_atomically(target, blocks, update)
-    return target
+        return write_file(target, blocks, update)

@@ -47,7 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import pool
-from .atomic import check_target, write_atomically
+from .atomic import check_target, write_file
 from .exact import draw_index
 from .outcomes import PlayerEquity, equity_table
 from .progress import progress
@@ -640,8 +640,15 @@ def write_csv(results: _VsRandom | _Grid, path: str | os.PathLike[str]) -> None:
     The columns after the class names are ``wins,ties,losses,games,equity``,
     the counts as integers and the equity as the shortest decimal that reads
     back as the same float. The file is written beside ``path`` and then
-    renamed over it, so a reader never sees half of it.
+    renamed over it, so a reader never sees half of it (a symbolic link,
+    a FIFO or a character device as :mod:`twoplustwo.atomic` says).
     """
+    data = csv_bytes(results)
+    write_file(check_target(path, "preflop.csv"), [data])
+
+
+def csv_bytes(results: _VsRandom | _Grid) -> bytes:
+    """The file :func:`write_csv` writes, as bytes."""
     items = list(_checked(results).items())
     matchups = isinstance(items[0][0], tuple)
     head = ["class_a", "class_b"] if matchups else ["class"]
@@ -651,7 +658,7 @@ def write_csv(results: _VsRandom | _Grid, path: str | os.PathLike[str]) -> None:
     for key, r in items:
         names = list(key) if isinstance(key, tuple) else [key]
         out.writerow([*names, _number(r.wins), _number(r.ties), _number(r.losses), _number(r.games), repr(r.equity)])
-    write_atomically(check_target(path, "preflop.csv"), [text.getvalue().encode()])
+    return text.getvalue().encode()
 
 
 def draw_png(results: _VsRandom, path: str | os.PathLike[str], *, title: str | None = None) -> None:
@@ -662,8 +669,15 @@ def draw_png(results: _VsRandom, path: str | os.PathLike[str], *, title: str | N
     class and equity; classes missing from ``results`` stay blank. Needs
     matplotlib (``pip install 'twoplustwo[plot]'``) and draws with its Agg
     backend, leaving pyplot's state alone. The file is written beside
-    ``path`` and renamed over it.
+    ``path`` and renamed over it (a symbolic link, a FIFO or a character
+    device as :mod:`twoplustwo.atomic` says).
     """
+    data = png_bytes(results, title=title)
+    write_file(check_target(path, "preflop.png"), [data])
+
+
+def png_bytes(results: _VsRandom, *, title: str | None = None) -> bytes:
+    """The file :func:`draw_png` writes, as bytes."""
     checked = _checked(results)
     if any(not isinstance(k, str) for k in checked):
         raise ValueError("draw_png draws results against a random hand (preflop_vs_random), keyed by class name")
@@ -693,7 +707,7 @@ def draw_png(results: _VsRandom, path: str | os.PathLike[str], *, title: str | N
     fig.tight_layout()
     png = io.BytesIO()
     fig.savefig(png, format="png")
-    write_atomically(check_target(path, "preflop.png"), [png.getbuffer()])
+    return png.getvalue()
 
 
 def _checked(results: object) -> Mapping[Any, PlayerEquity]:
