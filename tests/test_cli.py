@@ -147,6 +147,13 @@ def test_bad_input_is_one_line_and_exit_2(
     assert main(args) == 2
 
 
+@pytest.mark.parametrize("option", ["--samples", "--stderr", "--threads"])
+def test_a_huge_bad_value_is_echoed_short(capsys: pytest.CaptureFixture[str], option: str) -> None:
+    value = "1" * 5000 + "x"
+    line = assert_one_error_line(*run(["equity", "AsAh", "KdKc", option, value], capsys))
+    assert f"'{'1' * 40}...'" in line and len(line) < 200, line
+
+
 # ------------------------------------------------------------ info and verify
 
 

@@ -55,6 +55,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 import time
@@ -95,7 +96,9 @@ class _Parser(argparse.ArgumentParser):
     # argparse prints the usage and exits from inside parse_args; raising
     # instead lets main() report every error the same way and return a code.
     def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
+        # argparse quotes a bad value whole: a 5,000-digit --samples would
+        # make a 5 KB line, so a long one keeps its first 40 characters.
+        raise _UsageError(re.sub(r"'([^']{40})[^']{4,}'", r"'\1...'", message))
 
 
 # ---------------------------------------------------------------- helpers
