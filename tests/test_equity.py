@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from fractions import Fraction
 from itertools import combinations
 from math import comb
@@ -443,3 +446,57 @@ def test_random_small_ranges_against_brute_force(
         assert r.combos is not None and r.combo_equity is not None
         for c, e in zip(r.combos.tolist(), r.combo_equity.tolist()):
             assert np.isnan(e) if tuple(c) not in combos else e == pytest.approx(combos[tuple(c)], rel=1e-12)
+
+
+# ---------------------------------------------------------------- memory
+
+PEAK_GROWTH = """
+import sys
+import twoplustwo as tp
+
+def peak_mib():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM"):
+            return int(line.split()[1]) / 1024
+
+tp.equity(["AA", "KK"], board="2c 7d 9h 3s", method="exact", threads=1)  # tables mapped outside the measurement
+before = peak_mib()
+hero, _ = tp.equity(["random", "random"], board="2c 7d 9h 3s", method="exact", threads=int(sys.argv[1]), quiet=True)
+print(peak_mib() - before, hero.wins)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="no /proc/self/status to read the peak RSS")
+def test_range_counters_do_not_grow_with_threads() -> None:
+    # 1,167,480 deals of random against random on the turn: 56 MB of
+    # counters, where the tables and the rest of the call take a few.
+    grew, wins = {}, {}
+    for threads in (1, 8):
+        r = subprocess.run(
+            [sys.executable, "-c", PEAK_GROWTH, str(threads)], capture_output=True, text=True, timeout=120
+        )
+        assert r.returncode == 0, r.stderr
+        mib, won = r.stdout.split()
+        grew[threads], wins[threads] = float(mib), int(won)
+    assert wins[8] == wins[1]
+    assert grew[8] <= 1.2 * grew[1] + 16, f"peak RSS grew {grew[1]:.0f} MiB on 1 thread, {grew[8]:.0f} MiB on 8"
+
+
+def test_parts_share_counters_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    from twoplustwo import exact
+
+    for workers in (1, 2, 3, 8, 64):
+        for blocks in (1, 5, 1326):
+            for n_deals, n_players in ((10, 2), (1_624_350, 2), (exact.MAX_DEALS, 9)):
+                groups, slices = exact._layout(workers, blocks, n_deals, n_players)
+                size = n_deals * (24 * n_players + 8)
+                assert 1 <= groups <= blocks and groups * slices <= workers and slices <= n_deals
+                assert groups * size <= max(exact.COUNTER_BYTES, size)
+    # One set of counters shared by every thread, written in small steps,
+    # over several blocks: the same counts as one thread.
+    players, board = ["QQ+,AKs", "AK,T9s"], "2c"
+    want = equity(players, board=board, method="exact", threads=1)
+    monkeypatch.setattr(exact, "COUNTER_BYTES", 1)
+    monkeypatch.setattr(exact, "_SCORE_STEP", 1000)
+    assert exact._layout(3, 48, 100, 2) == (1, 3)
+    assert equity(players, board=board, method="exact", threads=3) == want

@@ -191,8 +191,12 @@ def equity(
     first such call also builds the process's index of card subsets
     (:func:`twoplustwo.draws.subsets`, 65 MiB) on the numpy path, kept for
     later calls and for :func:`~twoplustwo.iter_hands`. Ranges take 2 bytes
-    per distinct combo and board of a block (at most C(50, 3) boards) and
-    24 bytes per player and deal, per thread.
+    per distinct combo and board of a block (at most C(50, 3) boards) per
+    thread, and counters of 24 bytes per player and deal, a set per group
+    of boards counted side by side: all sets at most
+    :data:`~twoplustwo.exact.COUNTER_BYTES` (1 GiB), or one set when that
+    alone is more, whatever ``threads``. Ctrl-C stops an enumeration within
+    one short step and leaves the threads idle.
 
     >>> [r.wins for r in equity(["AsKs", "Qh Qd", [0, 1]], board="Kh Qs 2h")]
     [60, 802, 41]

@@ -26,6 +26,7 @@ it enumerates. Two routes give the same counts:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
@@ -42,6 +43,7 @@ from .ranges import combo_indices
 from .tables import Tables, get_tables
 
 __all__ = [
+    "COUNTER_BYTES",
     "MAX_DEALS",
     "SHARES",
     "SPLIT",
@@ -56,8 +58,12 @@ __all__ = [
 ]
 
 #: Most deals (tuples of combos, one per player) :func:`deals` enumerates;
-#: its counters take 24 bytes per player and deal for each thread.
+#: a set of its counters takes 24 bytes per player and deal, and 8 per deal.
 MAX_DEALS = 2_000_000
+#: Bytes all sets of counters of one :func:`deals` call take together at
+#: most, however many threads it runs on; one set, when that alone is more
+#: (at most 448 MB, for 9 players and :data:`MAX_DEALS`).
+COUNTER_BYTES = 1 << 30
 
 # A k-way split pays 1/k of the pot; over a common denominator every share
 # is an integer.
@@ -72,6 +78,9 @@ _PARALLEL_MIN = 1 << 15
 _BLOCK_DRAW = 3
 # Deals scored per numpy step, to bound the reference path's temporaries.
 _SCORE_CHUNK = 64
+# Player-boards scored per call of the kernel: tens of milliseconds, so
+# that an interrupted enumeration stops soon, even on the calling thread.
+_SCORE_STEP = 1 << 26
 
 
 class DealCounts(NamedTuple):
@@ -213,6 +222,19 @@ def _score_numpy(
         games[a : a + _SCORE_CHUNK] += live.sum(axis=1)
 
 
+def _layout(workers: int, blocks: int, n_deals: int, n_players: int) -> tuple[int, int]:
+    """How :func:`deals` splits its work: ``(groups, slices)``, one part each of ``groups * slices``.
+
+    A group of blocks counts into a set of counters of its own, so there are
+    no more groups than blocks or than :data:`COUNTER_BYTES` holds sets. The
+    threads left over split each group's deals into slices: the parts of a
+    group walk the same boards and write disjoint rows of its counters.
+    """
+    size = n_deals * (24 * n_players + 8)
+    groups = max(1, min(workers, blocks, COUNTER_BYTES // size))
+    return groups, max(1, min(workers // groups, n_deals))
+
+
 def _blocks(rest: list[int], missing: int) -> tuple[int, list[tuple[int, ...]]]:
     """The board blocks: each a prefix of the first ``p`` board cards, after which a draw of the rest follows."""
     p = max(0, missing - _BLOCK_DRAW)
@@ -240,6 +262,14 @@ def deals(
     its combos' weights. Raises ``ValueError`` when no deal is compatible or
     there are more than :data:`MAX_DEALS`. A long run shows a progress bar
     of boards on a terminal unless ``quiet``.
+
+    Memory: the counters take 24 bytes per player and deal and 8 per deal,
+    once for each group of blocks counted side by side, all groups together
+    at most :data:`COUNTER_BYTES` (or one group's counters, when that alone
+    is more), whatever ``threads``; each thread also holds its block's
+    values, 2 bytes per distinct combo and board (at most C(50, 3) boards).
+    Ctrl-C (or a failure) stops every thread within one short step and
+    leaves the pool idle.
     """
     workers = pool.resolve_threads(threads)
     combos = [np.asarray(c, dtype=np.intp) for c, _ in players]
@@ -274,11 +304,21 @@ def deals(
     depth = 2 + len(known)
     p, prefixes = _blocks(rest, missing)
     starts32 = starts.astype(np.uint32)
+    boards = comb(len(rest), missing)
+    groups, slices = _layout(workers if boards * len(starts) >= _PARALLEL_MIN else 1, len(prefixes), n_deals, n_players)
+    sums = [np.zeros((n_deals, n_players, 3), dtype=np.int64) for _ in range(groups)]
+    played = [np.zeros(n_deals, dtype=np.int64) for _ in range(groups)]
+    cuts = [n_deals * i // slices for i in range(slices + 1)]
+    stop = threading.Event()
 
-    def part(k: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        counts = np.zeros((n_deals, n_players, 3), dtype=np.int64)
-        games = np.zeros(n_deals, dtype=np.int64)
-        for pre in prefixes[k::n_parts]:
+    def part(k: int) -> None:
+        g, s = divmod(k, slices)
+        lo, hi = cuts[s], cuts[s + 1]
+        # Groups take every n-th block: blocks shrink along the order, so
+        # each group gets its share of big and small ones.
+        for pre in prefixes[g::groups]:
+            if stop.is_set():
+                return
             after = pre[-1] if pre else -1
             free = np.array([c for c in rest if c > after], dtype=np.uint8)
             values = np.empty((len(starts), comb(len(free), missing - p)), dtype=np.uint16)
@@ -286,19 +326,21 @@ def deals(
                 walker.range_values(starts32, held, depth, np.array(pre, dtype=np.uint8), free, values)
             else:
                 _values_numpy(layers, starts, held, depth, pre, free, values)
-            _score(walker, values, rows, counts, games)
-            update(values.shape[1])
-        return counts, games
+            step = max(1, _SCORE_STEP // (n_players * values.shape[1]))
+            for a in range(lo, hi, step):
+                if stop.is_set():
+                    return
+                b = min(a + step, hi)
+                _score(walker, values, rows[a:b], sums[g][a:b], played[g][a:b])
+            if s == 0:
+                update(values.shape[1])
 
-    boards = comb(len(rest), missing)
-    n_parts = workers if boards * len(starts) >= _PARALLEL_MIN else 1
-    # Parts take every n-th block: blocks shrink along the order, so each
-    # part gets its share of big and small ones.
     with progress(boards, "boards", quiet=quiet) as update:
-        results = pool.run(n_parts, part, range(n_parts))
-    counts = np.sum([c for c, _ in results], axis=0)
-    games = np.sum([n for _, n in results], axis=0)
-    return DealCounts(found, counts, games), weight
+        pool.run(groups * slices, part, range(groups * slices), stop=stop)
+    for c, n in zip(sums[1:], played[1:]):
+        sums[0] += c
+        played[0] += n
+    return DealCounts(found, sums[0], played[0]), weight
 
 
 def _score(

@@ -85,21 +85,41 @@ def submit(workers: int, fn: Callable[..., T], *args: Any) -> Future[T]:
     return _get_pool(workers).submit(fn, *args)
 
 
-def run(workers: int, fn: Callable[..., T], *iterables: Iterable[Any]) -> list[T]:
+def run(workers: int, fn: Callable[..., T], *iterables: Iterable[Any], stop: threading.Event | None = None) -> list[T]:
     """``[fn(*args) for args in zip(*iterables)]``, computed on ``workers`` threads.
 
     With one worker everything runs in the calling thread, so small jobs
     and ``threads=1`` never touch the pool.
+
+    ``stop`` is for long parts that check it between short steps and then
+    return early. When a part fails or the caller is interrupted (Ctrl-C),
+    ``run`` sets ``stop`` and waits for the running parts to return before
+    it raises, so that none goes on working unseen: the pool is idle for the
+    next call and the process can exit at once.
     """
     if workers == 1:
         return [fn(*args) for args in zip(*iterables)]
-    futures = [submit(workers, fn, *args) for args in zip(*iterables)]
+    futures: list[Future[T]] = []
     try:
+        for args in zip(*iterables):
+            futures.append(submit(workers, fn, *args))
+        if stop is not None:
+            from concurrent.futures import as_completed
+
+            # A failure stops the others as it happens, not once the parts
+            # before it are done.
+            for f in as_completed(futures):
+                f.result()
         return [f.result() for f in futures]
     finally:
         # A failed part must not leave the others queued behind the caller.
         for f in futures:
             f.cancel()
+        if stop is not None:
+            from concurrent.futures import wait
+
+            stop.set()
+            wait(futures)
 
 
 def first_bad(workers: int, rows: int, part: Callable[[int, int], int]) -> int:
