@@ -13,6 +13,8 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -501,3 +503,129 @@ def test_omaha_lows_agree_across_backends(monkeypatch: pytest.MonkeyPatch) -> No
     assert got == lows()
     assert [o[0] for o in got] == ["ok"] * 10 + ["ValueError"] * 3, got
     assert all(o[1].startswith("row ") for o in got[10:]), got
+
+
+# ------------------------------------------- caller memory changing under a walk
+
+
+def _race(cells: np.ndarray, at: tuple[int, int], bad: int, call: Callable[[], Any], want: np.ndarray) -> None:
+    """Call ``call`` over and over while another thread writes ``bad`` and the card back into ``cells[at]``.
+
+    The C kernels work with the GIL released, and so does numpy's copy that
+    writes the cell (a million writes through a view of stride 0), so the
+    writes land in the middle of the kernels' checks and walks. Every call
+    must raise ValueError (it saw the bad card) or return ``want`` (it saw
+    the card): a kernel that checks a card and then reads it again to walk
+    it walks an unchecked bad card now and then.
+    """
+    card = int(cells[at])
+    flips = np.tile(np.array([bad, card], dtype=np.uint8), 1 << 19)  # ends with the card
+    cell = np.lib.stride_tricks.as_strided(cells[at[0], at[1] :], shape=flips.shape, strides=(0,))
+    stop = threading.Event()
+
+    def flip() -> None:
+        while not stop.is_set():
+            np.copyto(cell, flips)
+
+    writer = threading.Thread(target=flip)
+    errors = returned = 0
+    wrong: list[int] = []
+    start = time.monotonic()
+    writer.start()
+    try:
+        # A third of a second of calls, and enough of both outcomes; a bound for a machine under load.
+        while (time.monotonic() < start + 0.3 or errors < 100 or returned < 100) and time.monotonic() < start + 20:
+            try:
+                got = call()
+            except ValueError:
+                errors += 1
+                continue
+            returned += 1
+            if not np.array_equal(got, want):
+                wrong.extend(np.flatnonzero(np.asarray(got) != want).tolist())
+    finally:
+        stop.set()
+        writer.join()
+    assert not wrong, f"{len(wrong)} values of rows {sorted(set(wrong))[:10]} walked a card that was never checked"
+    assert errors and returned, (errors, returned)  # else no write ever landed inside a call
+
+
+@needs_core
+@pytest.mark.parametrize("backend", ["c", "numpy"])
+def test_a_card_changed_during_a_checked_batch_is_never_walked_unchecked(
+    both: tuple[Tables, Tables], backend: str
+) -> None:
+    # One block of rows (the C walk's 256): no later block's check can see
+    # the bad card and turn a wrong value into an error.
+    t = both[0] if backend == "c" else both[1]
+    rng = np.random.default_rng(53)
+    h = np.argsort(rng.random((256, 52)), axis=1)[:, :7].astype(np.uint8)
+    want = tp.evaluate_batch(h, tables=t, threads=1)
+    _race(h, (200, 6), 255, lambda: tp.evaluate_batch(h, tables=t, threads=1), want)
+
+
+@needs_core
+def test_a_card_changed_during_a_prefix_batch_is_never_walked_unchecked(both: tuple[Tables, Tables]) -> None:
+    c, _ = both
+    rng = np.random.default_rng(59)
+    board = tp.prefix([0, 13], tables=c)
+    h = np.argsort(rng.random((256, 50)), axis=1)[:, :5].astype(np.uint8) + 1
+    h[h >= 13] += 1  # the 50 cards but the prefix's
+    want = board.evaluate_batch(h, threads=1)
+    _race(h, (200, 4), 255, lambda: board.evaluate_batch(h, threads=1), want)
+
+
+@needs_core
+@pytest.mark.parametrize("low", [False, True])
+def test_a_card_changed_during_omaha_rows_is_never_walked_unchecked(both: tuple[Tables, Tables], low: bool) -> None:
+    # The kernels themselves: a row they find bad is an index, else -1.
+    # The flip puts a hole card on the last row's board, where it would make
+    # a royal flush, or a wheel where the row has no low; the board's last
+    # three cards are the last triple walked, so the card is read again at
+    # the end of the row. (No row follows whose check could see the bad card.)
+    c, _ = both
+    rng = np.random.default_rng(61)
+    deals = np.argsort(rng.random((16, 52)), axis=1)[:, :11].astype(np.uint8)
+    holes, boards = np.ascontiguousarray(deals[:, :6]), np.ascontiguousarray(deals[:, 6:])
+    if low:
+        hole, board, bad = "Ac 2c 5d Kh Kd Qc", "Js Tc 3d 4h 9d", "Ac"
+    else:
+        hole, board, bad = "As Ks Ts 2d 3c 4c", "9c 8d Qs Js 4h", "Ts"
+    holes[15], boards[15] = tp.parse_cards(hole), tp.parse_cards(board)
+    kernel = _core.omaha_low_rows if low else c.walker.omaha_rows
+    out = np.empty(len(holes), dtype=np.uint8 if low else np.uint16)
+
+    def call() -> np.ndarray:
+        if kernel(holes, boards, out) >= 0:
+            raise ValueError("a bad row")
+        return out.copy()
+
+    want = call()
+    _race(boards, (15, 4), tp.parse_cards(bad)[0], call, want)
+
+
+@needs_core
+def test_small_rows_refuse_a_card_past_51_in_any_column(both: tuple[Tables, Tables]) -> None:
+    # The tests' window on the single-hand tables: a card past 51 would count past the 13 ranks.
+    c, _ = both
+    out = np.zeros(1, dtype=np.uint16)
+    for col in range(5):
+        row = np.array([[0, 1, 2, 3, 4]], dtype=np.uint8)
+        row[0, col] = 255
+        with pytest.raises(ValueError, match="cards 0..51"):
+            c.walker.small_rows(row, out)
+
+
+@needs_core
+@pytest.mark.parametrize("backend", ["c", "numpy"])
+def test_a_card_changed_during_an_omaha_batch_is_an_error_or_the_right_value(
+    both: tuple[Tables, Tables], backend: str
+) -> None:
+    # Through the public call: its own checks and its error message must
+    # read the cards the kernel walked, not the caller's changing array.
+    t = both[0] if backend == "c" else both[1]
+    rng = np.random.default_rng(67)
+    deals = np.argsort(rng.random((16, 52)), axis=1)[:, :9].astype(np.uint8)
+    holes, boards = np.ascontiguousarray(deals[:, :4]), np.ascontiguousarray(deals[:, 4:])
+    want = tp.evaluate_omaha_batch(holes, boards, tables=t, threads=1)
+    _race(boards, (15, 4), 255, lambda: tp.evaluate_omaha_batch(holes, boards, tables=t, threads=1), want)

@@ -620,18 +620,25 @@ static void fill_card_bits(void) {
 
 /* The first index of each of m rows of k cards, walking on from the node
  * whose row of entries begins at `base`: at[i] = base + row i's first card.
+ * The rows are copied into `block` on the way, and checked and walked from
+ * there (the caller's array may change while the GIL is released, and a
+ * card read twice could pass the check as one card and be walked as
+ * another, even as a card over 51 reading past the layer).
  * Returns the first bad row, or -1.
  * Cards over 51 are always caught, so no walk can leave the arrays;
  * duplicates and forbidden cards (the prefix's, and those outside the deck)
  * only with check: unchecked they give some value, as on the numpy path.
- * One pass over the block's bytes, which the compiler vectorises, finds
- * whether any card is over 51; only then are rows searched for it. A checked
- * row's cards are distinct exactly when the sum of their bits equals their
- * union (under 2^55, so nothing wraps): no chain of dependent steps from card
- * to card. Measured on random 5-card hands, checked: 1.3-1.4x the rows/s of
- * a per-card test with shifted bits. */
-static inline Py_ssize_t start_rows_of(const unsigned char *block, int m, int k, int check, uint64_t forbidden,
-                                       uint32_t base, uint32_t *at) {
+ * One pass over the copy's bytes, which the compiler vectorises, finds
+ * whether any card is over 51; only then are rows searched for it. (A loop
+ * that copied and took the maximum at once walked 5 and 6 cards 10-20%
+ * slower than memcpy and then this pass, which cost next to nothing.)
+ * A checked row's cards are distinct exactly when the sum of their bits
+ * equals their union (under 2^55, so nothing wraps): no chain of dependent
+ * steps from card to card. Measured on random 5-card hands, checked:
+ * 1.3-1.4x the rows/s of a per-card test with shifted bits. */
+static inline Py_ssize_t start_rows_of(const unsigned char *rows, unsigned char *block, int m, int k, int check,
+                                       uint64_t forbidden, uint32_t base, uint32_t *at) {
+    memcpy(block, rows, (size_t)m * (size_t)k);
     unsigned char most = 0;
     for (int i = 0; i < m * k; i++)
         most = block[i] > most ? block[i] : most;
@@ -667,17 +674,17 @@ static inline Py_ssize_t start_rows_of(const unsigned char *block, int m, int k,
 
 /* start_rows_of with k a constant for the common row widths, so that the
  * compiler unrolls the loop over a row's cards. */
-static Py_ssize_t start_rows(const unsigned char *block, int m, int k, int check, uint64_t forbidden, uint32_t base,
-                             uint32_t *at) {
+static Py_ssize_t start_rows(const unsigned char *rows, unsigned char *block, int m, int k, int check,
+                             uint64_t forbidden, uint32_t base, uint32_t *at) {
     switch (k) {
     case 7:
-        return start_rows_of(block, m, 7, check, forbidden, base, at);
+        return start_rows_of(rows, block, m, 7, check, forbidden, base, at);
     case 6:
-        return start_rows_of(block, m, 6, check, forbidden, base, at);
+        return start_rows_of(rows, block, m, 6, check, forbidden, base, at);
     case 5:
-        return start_rows_of(block, m, 5, check, forbidden, base, at);
+        return start_rows_of(rows, block, m, 5, check, forbidden, base, at);
     default:
-        return start_rows_of(block, m, k, check, forbidden, base, at);
+        return start_rows_of(rows, block, m, k, check, forbidden, base, at);
     }
 }
 
@@ -738,14 +745,14 @@ static PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_
      * of different rows are independent, so their cache misses overlap
      * instead of queueing behind each other as in a row-by-row walk. */
     uint32_t at[WALK_BLOCK]; /* every layer has under 2^32 entries (checked when the walker is made) */
+    unsigned char block[WALK_BLOCK * MAX_DEPTH]; /* the rows walked: start_rows's copy of the caller's */
     const unsigned char *first = d->layer[depth];
     const int first_width = d->width[depth];
     const unsigned char *last = d->layer[depth + k - 1];
     const int last_width = d->width[depth + k - 1];
     for (Py_ssize_t r0 = 0; r0 < rows; r0 += WALK_BLOCK) {
         int m = rows - r0 < WALK_BLOCK ? (int)(rows - r0) : WALK_BLOCK;
-        const unsigned char *block = h + r0 * k;
-        Py_ssize_t b = start_rows(block, m, k, check, forbidden, (uint32_t)start * 52, at);
+        Py_ssize_t b = start_rows(h + r0 * k, block, m, k, check, forbidden, (uint32_t)start * 52, at);
         if (b >= 0) {
             bad = r0 + b;
             break;
@@ -796,14 +803,19 @@ static PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize
         const unsigned char *h = in.buf;
         int k = (int)in.shape[1];
         uint16_t *values = out.buf;
-        for (Py_ssize_t r = 0; r < in.shape[0]; r++)
-            ok &= h[r * k] <= 51; /* cheap guard; the caller guarantees the rest */
-        if (ok) {
-            Py_BEGIN_ALLOW_THREADS
-            for (Py_ssize_t r = 0; r < in.shape[0]; r++)
-                values[r] = (uint16_t)small_value(self, h + r * k, k);
-            Py_END_ALLOW_THREADS
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t r = 0; r < in.shape[0] && ok; r++) {
+            /* A card over 51 would count past the ranks. Each row is read
+             * once, into a copy, since the array may change meanwhile;
+             * the caller guarantees the rest. */
+            unsigned char cards[MAX_DEPTH];
+            memcpy(cards, h + r * k, (size_t)k);
+            for (int j = 0; j < k; j++)
+                ok &= cards[j] <= 51;
+            if (ok)
+                values[r] = (uint16_t)small_value(self, cards, k);
         }
+        Py_END_ALLOW_THREADS
     }
     PyBuffer_Release(&in);
     PyBuffer_Release(&out);
@@ -871,8 +883,11 @@ static PyObject *Walker_draw_values(Walker *self, PyObject *const *args, Py_ssiz
         return NULL;
     }
     const struct dag *d = &self->dag[2];
-    const unsigned char *free = fr.buf;
     int m = (int)fr.len, t = 7 - (int)depth;
+    /* The cards are checked and walked from this copy, which cannot change
+     * while the GIL is released (the caller's array can). */
+    unsigned char free[52];
+    memcpy(free, fr.buf, (size_t)(m < 52 ? m : 52));
     const char *error = NULL;
     if (fr.itemsize != 1 || out.itemsize != 2 || depth < 0 || t < 1 || m > 52 || m < t)
         error = "draw_values takes a node, a depth of 0..6, uint8 free cards (at least 7 - depth) and uint16 out";
@@ -972,8 +987,12 @@ static PyObject *Walker_fill_ordered(Walker *self, PyObject *const *args, Py_ssi
         PyBuffer_Release(&cb);
         return NULL;
     }
-    const unsigned char *free = fr.buf, *held = inc.buf;
     int m = (int)fr.len, h = (int)inc.len, k = (int)n - h;
+    /* The cards are checked and walked from copies, which cannot change
+     * while the GIL is released (the caller's arrays can). */
+    unsigned char free[52], held[MAX_DEPTH];
+    memcpy(free, fr.buf, (size_t)(m < 52 ? m : 52));
+    memcpy(held, inc.buf, (size_t)(h < MAX_DEPTH ? h : MAX_DEPTH));
     Py_ssize_t rows = vb.len / 2;
     const char *error = NULL;
     if (n < 5 || n > 7 || fr.itemsize != 1 || inc.itemsize != 1 || k < 1 || m > 52 || m < k)
@@ -1341,8 +1360,14 @@ static PyObject *Walker_range_values(Walker *self, PyObject *const *args, Py_ssi
         else if (b[4].len != n * draws * 2)
             error = "out must hold one row per combo and one entry per draw";
     }
+    /* The cards are checked and walked from copies, which cannot change
+     * while the GIL is released (the caller's arrays can). */
+    unsigned char pre[MAX_DEPTH], free[52];
+    if (got == 5 && error == NULL) {
+        memcpy(pre, b[2].buf, (size_t)p);
+        memcpy(free, b[3].buf, (size_t)m);
+    }
     uint64_t seen = 0;
-    const unsigned char *pre = got == 5 ? b[2].buf : NULL, *free = got == 5 ? b[3].buf : NULL;
     for (int i = 0; got == 5 && error == NULL && i < p + m; i++) {
         int c = i < p ? pre[i] : free[i - p];
         if (c > 51 || (seen >> c & 1) || !(self->deck >> c & 1) || (i > p && c <= free[i - p - 1]))
@@ -1351,8 +1376,9 @@ static PyObject *Walker_range_values(Walker *self, PyObject *const *args, Py_ssi
             seen |= (uint64_t)1 << c;
     }
     const uint32_t *starts = got == 5 ? b[0].buf : NULL;
+    const size_t nodes = got == 5 && error == NULL ? d->entries[depth] / 52 : 0;
     for (Py_ssize_t i = 0; got == 5 && error == NULL && i < n; i++)
-        if ((size_t)starts[i] >= d->entries[depth] / 52)
+        if ((size_t)starts[i] >= nodes)
             error = "a start is not a node of that depth";
     if (got == 5 && error == NULL) {
         const uint64_t *held = b[1].buf;
@@ -1360,19 +1386,29 @@ static PyObject *Walker_range_values(Walker *self, PyObject *const *args, Py_ssi
         for (int i = 0; i < p; i++)
             on_prefix |= (uint64_t)1 << pre[i];
         uint16_t *o = b[4].buf;
+        int changed = 0;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t i = 0; i < n; i++) {
-            if (held[i] & on_prefix) {
+            /* Read once each, and the start checked again as it is read:
+             * the caller's arrays may have changed since the check above. */
+            uint32_t node = starts[i];
+            uint64_t mask = held[i];
+            if ((size_t)node >= nodes) {
+                changed = 1;
+                break;
+            }
+            if (mask & on_prefix) {
                 memset(o, 0, (size_t)draws * sizeof *o);
                 o += draws;
                 continue;
             }
-            uint32_t node = starts[i];
             for (int j = 0; j < p; j++)
                 node = get(d->layer[depth + j], d->width[depth + j], (size_t)node * 52 + pre[j]);
-            draw_walk(d, (int)depth + p, node, free, m, t, 0, held[i], &o);
+            draw_walk(d, (int)depth + p, node, free, m, t, 0, mask, &o);
         }
         Py_END_ALLOW_THREADS
+        if (changed)
+            error = "a start is not a node of that depth";
     }
     return release_buffers(b, got, 5, error);
 }
@@ -1419,9 +1455,19 @@ static PyObject *Walker_score_tuples(Walker *self, PyObject *const *args, Py_ssi
         const uint16_t *v = b[0].buf;
         int64_t *counts = b[2].buf, *games = b[3].buf;
         static const uint32_t share[10] = {0, 2520, 1260, 840, 630, 504, 420, 360, 315, 280};
+        int changed = 0;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t k = 0; k < deals; k++) {
-            const int32_t *deal = tu + k * players;
+            /* The deal's rows, read once and checked again as they are
+             * read: the caller's array may have changed since the check
+             * above, and a row outside values would be read past its end. */
+            int32_t deal[9];
+            for (int q = 0; q < players; q++) {
+                deal[q] = tu[k * players + q];
+                changed |= deal[q] < 0 || deal[q] >= rows;
+            }
+            if (changed)
+                break;
             int64_t *c = counts + k * players * 3;
             if (players == 2) {
                 /* One branch-free pass the compiler vectorises. */
@@ -1469,6 +1515,8 @@ static PyObject *Walker_score_tuples(Walker *self, PyObject *const *args, Py_ssi
             games[k] += live;
         }
         Py_END_ALLOW_THREADS
+        if (changed)
+            error = "a tuple names a row values does not have";
     }
     return release_buffers(b, got, 4, error);
 }
@@ -1692,7 +1740,13 @@ static PyObject *omaha_rows(const Walker *walker, PyObject *const *args, Py_ssiz
         Py_ssize_t step = bb.shape[0] == 1 ? 0 : nb;
         Py_BEGIN_ALLOW_THREADS
         for (Py_ssize_t r = 0; r < hb.shape[0]; r++) {
-            const unsigned char *h = holes + r * nh, *b = boards + r * step;
+            /* The row is checked and walked from a copy: the caller's
+             * arrays may change while the GIL is released, and a card read
+             * twice could pass the check as one card and be walked as
+             * another (even as a card over 51, reading past the tables). */
+            unsigned char h[6], b[5];
+            memcpy(h, holes + r * nh, (size_t)nh);
+            memcpy(b, boards + r * step, (size_t)nb);
             uint64_t seen = 0;
             int good = 1;
             for (int i = 0; i < nh + nb; i++) {

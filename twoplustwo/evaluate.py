@@ -41,6 +41,9 @@ def _first_bad_row(
 
     Rows count from ``base``.
     """
+    # A copy: the caller's array may be changing under another thread, and
+    # each pass below (np.isin's own passes too) must see the same cards.
+    h = np.array(h)
     out = (h < 0) | (h > 51)
     outside = (h < game.deck.start) & ~out if game is not None else np.zeros(h.shape, dtype=bool)
     s = np.sort(np.where(out, -1, h), axis=1)
@@ -48,7 +51,13 @@ def _first_bad_row(
     clash: npt.NDArray[np.bool_] = np.zeros(len(h), dtype=bool)
     if len(held):
         clash = np.asarray(np.isin(h, np.array(held, dtype=np.int64)).any(axis=1))
-    row = int(np.argmax(out.any(axis=1) | outside.any(axis=1) | dup | clash))
+    bad = out.any(axis=1) | outside.any(axis=1) | dup | clash
+    if not bad.any():
+        # A check that read these rows earlier found a bad card: another
+        # thread wrote to the array during the call and has put it back.
+        last = base + len(h) - 1
+        return ValueError(f"hands {base}..{last}: a bad card was found, but the rows changed during the call")
+    row = int(np.argmax(bad))
     if out[row].any():
         col = int(np.argmax(out[row]))
         return ValueError(f"hand {base + row}, card {col}: {h[row, col]} is out of range 0..51")
@@ -64,9 +73,14 @@ def _first_bad_row(
 
 def _card_bytes(h: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint8] | None:
     """``h`` as C-contiguous uint8 rows for the C walker, or None if a card is outside 0..51."""
-    if h.dtype != np.uint8 and h.size and (h.min() < 0 or h.max() > 51):
-        return None
-    return np.ascontiguousarray(h, dtype=np.uint8)
+    if h.dtype == np.uint8:
+        return np.ascontiguousarray(h)  # the walker checks a private copy of each block itself
+    # Read once into a copy that is then checked: checking the caller's
+    # array and then casting it would wrap a 300 written in between to 44.
+    # Clipping keeps every card outside 0..51 outside (52, or 255 for -1).
+    rows = np.empty(h.shape, dtype=np.uint8)
+    np.clip(h, -1 if h.dtype.kind == "i" else 0, 52, out=rows, casting="unsafe")
+    return None if rows.size and rows.max() > 51 else rows
 
 
 def _checked_columns(h: npt.NDArray[np.integer], low: int = 0) -> npt.NDArray[np.uint8] | None:
@@ -76,9 +90,17 @@ def _checked_columns(h: npt.NDArray[np.integer], low: int = 0) -> npt.NDArray[np
     above 51. Comparing every pair of columns (21 for seven cards) is
     cheaper than it sounds: each comparison is one vectorised pass over bytes.
     """
-    if h.size and (h.max() > 51 or ((low or h.dtype.kind == "i") and h.min() < low)):
+    # The cards are checked and walked from one copy, read once from ``h``:
+    # the caller's array may be changing under another thread. Other dtypes
+    # clip into uint8 on the way (a card over 51 becomes 52, one below 0
+    # becomes 255: both still bad), instead of a wide copy.
+    if h.dtype == np.uint8:
+        cols = np.array(h.T, order="C")
+    else:
+        cols = np.empty((h.shape[1], h.shape[0]), dtype=np.uint8)
+        np.clip(h.T, -1 if h.dtype.kind == "i" else 0, 52, out=cols, casting="unsafe")
+    if cols.size and (cols.max() > 51 or (low and cols.min() < low)):
         return None
-    cols = np.ascontiguousarray(h.T, dtype=np.uint8)
     dup = np.zeros(h.shape[0], dtype=bool)
     eq = np.empty_like(dup)
     for i in range(len(cols)):

@@ -239,6 +239,9 @@ def _deals(
 ) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.integer[Any]], bool]:
     """:func:`_as_deals`, and whether one board serves every row; a shared board's cards are checked here."""
     h, b = _as_deals(holes, boards)
+    # Private copies: every check, the walk and the error read the same
+    # cards, even while another thread writes to the caller's arrays.
+    h, b = np.array(h), np.array(b)
     shared = len(b) == 1 and len(h) != 1
     if shared:
         try:
