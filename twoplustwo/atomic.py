@@ -46,10 +46,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from .format import file_kind
+
 __all__ = ["check_target", "fsync_dir", "write_all", "write_file"]
-
-_KINDS = {stat.S_IFDIR: "a directory", stat.S_IFBLK: "a block device", stat.S_IFSOCK: "a socket"}
-
 
 def check_target(path: object, example: str) -> Path:
     """``path`` as a :class:`~pathlib.Path` of a file to write, in a directory that exists.
@@ -95,7 +94,7 @@ def _destination(target: Path) -> tuple[Path, os.stat_result | None]:
     if st is not None and not stat.S_ISREG(st.st_mode):
         if stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode):
             return target, st
-        kind = _KINDS.get(stat.S_IFMT(st.st_mode), "not a regular file")
+        kind = file_kind(st.st_mode)
         raise ValueError(f"{target}: is {kind}; only a regular file, a FIFO or a character device is written to")
     if not target.is_symlink():
         return target, st

@@ -49,6 +49,7 @@ __all__ = [
     "TableError",
     "check_header",
     "check_shapes",
+    "file_kind",
     "layer_role",
     "npy_header",
     "open_regular",
@@ -399,10 +400,12 @@ def check_header(p: str | os.PathLike[str], f: dict[str, Any], data: Any) -> Non
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file of ``st_mode`` ``mode`` is, for messages: "a FIFO", "a directory", ..."""
     for test, name in [
         (stat.S_ISREG, "a regular file"),
         (stat.S_ISDIR, "a directory"),
+        (stat.S_ISLNK, "a symbolic link"),
         (stat.S_ISFIFO, "a FIFO"),
         (stat.S_ISSOCK, "a socket"),
         (stat.S_ISCHR, "a character device"),
@@ -435,7 +438,7 @@ def open_regular(path: str | os.PathLike[str]) -> int:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise TableError(f"{os.fspath(path)}: is {_kind(mode)}, not a regular file")
+            raise TableError(f"{os.fspath(path)}: is {file_kind(mode)}, not a regular file")
     except BaseException:
         os.close(fd)
         raise
@@ -448,7 +451,7 @@ def _other_kind(path: str | os.PathLike[str]) -> str | None:
         mode = os.stat(path).st_mode
     except OSError:
         return None
-    return None if stat.S_ISREG(mode) else _kind(mode)
+    return None if stat.S_ISREG(mode) else file_kind(mode)
 
 
 def sha256_file(path: str | os.PathLike[str]) -> str:

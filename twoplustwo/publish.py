@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from .format import MANIFEST, MAX_MANIFEST_BYTES, TableError, parse_manifest, role_dag
+from .format import MANIFEST, MAX_MANIFEST_BYTES, TableError, file_kind, parse_manifest, role_dag
 
 fcntl: ModuleType | None
 try:
@@ -122,24 +122,9 @@ def _is_array_name(name: str) -> bool:
     return found is not None and role_dag(found.group(1).replace(".", "/")) is not None
 
 
-def _kind(mode: int) -> str:
-    for test, name in [
-        (stat.S_ISREG, "a regular file"),
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISLNK, "a symbolic link"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-    ]:
-        if test(mode):
-            return name
-    return "not a regular file"
-
-
 def _lstat_kind(path: Path) -> str | None:
     try:
-        return _kind(os.lstat(path).st_mode)
+        return file_kind(os.lstat(path).st_mode)
     except FileNotFoundError:
         return None
 
@@ -331,7 +316,8 @@ def _open_lock(path: Path) -> int:
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise TableError(f"{path}: the lock file is {_kind(mode)}; it must be a regular file (remove it and try again)")
+        kind = file_kind(mode)
+        raise TableError(f"{path}: the lock file is {kind}; it must be a regular file (remove it and try again)")
     return fd
 
 
