@@ -66,5 +66,5 @@ c-reader:
 	$(MAKE) -C examples/c
 
 clean:
-	rm -rf $(VENV) .venv-peers twoplustwo/_core*.so tables/*.npy tables/manifest.json tables/.build-* tables/.lock tables/.publishing dist build *.egg-info builder/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis examples/c/eval
+	rm -rf $(VENV) .venv-peers twoplustwo/kernels/_core*.so tables/*.npy tables/manifest.json tables/.build-* tables/.lock tables/.publishing dist build *.egg-info builder/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis examples/c/eval
 	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 
 import twoplustwo
-from twoplustwo.handranks import export_handranks, handranks_value
-from twoplustwo.pages import uncache
-from twoplustwo.tables import load_tables
-from twoplustwo.values import N_VALUES
+from twoplustwo.hands.handranks import export_handranks, handranks_value
+from twoplustwo.tables.load import load_tables
+from twoplustwo.tables.pages import uncache
+from twoplustwo.vocab.values import N_VALUES
 from twoplustwo_builder.hands import random_hands
 
 from . import SEED, best_of, say

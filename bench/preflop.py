@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from twoplustwo.pool import resolve_threads
-from twoplustwo.preflop import GAMES_VS_RANDOM, canonical_boards, preflop_matchups, preflop_vs_random
+from twoplustwo.kernels.pool import resolve_threads
+from twoplustwo.odds.preflop import GAMES_VS_RANDOM, canonical_boards, preflop_matchups, preflop_vs_random
 
 from . import best_of, say
 

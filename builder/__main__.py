@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from twoplustwo.tables import default_path
+from twoplustwo.tables.load import default_path
 
 from .pipeline import build, tables_present
 from .selfcheck import SelfCheckError

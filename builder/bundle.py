@@ -1,7 +1,7 @@
 """``python -m twoplustwo_builder.bundle``: pack a table set into one compressed bundle.
 
 Writes ``dist/twoplustwo-tables-<format_version>.tar.zst`` (layout in
-:mod:`twoplustwo.bundle` and ``tables/README.md``): every layer goes through
+:mod:`twoplustwo.tables.bundle` and ``tables/README.md``): every layer goes through
 the ``columns-delta`` transform, the small value arrays stay ``raw``, and
 the tar stream is compressed as one zstd frame at level 19 with a 16 MiB
 window, which finds the repeats between the 5-, 6- and 7-card DAGs' similar
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from twoplustwo.bundle import (
+from twoplustwo.tables.bundle import (
     BUNDLE_INDEX,
     BUNDLE_VERSION,
     bundle_name,
@@ -32,8 +32,8 @@ from twoplustwo.bundle import (
     import_zstandard,
     install_bundle,
 )
-from twoplustwo.format import FORMAT_VERSION, MANIFEST, parse_manifest
-from twoplustwo.tables import default_path, load_tables
+from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, parse_manifest
+from twoplustwo.tables.load import default_path, load_tables
 
 __all__ = ["BundleReport", "LEVEL", "WINDOW_LOG", "main", "transform_for", "write_bundle"]
 

@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from twoplustwo.cards import RANKS, SUITS, parse_cards
-from twoplustwo.evaluate import evaluate_batch
-from twoplustwo.format import DAGS, MANIFEST, ROLES, TableError, layer_role, npy_header
-from twoplustwo.tables import default_path, load_tables
-from twoplustwo.values import N_VALUES
+from twoplustwo.hands.batch import evaluate_batch
+from twoplustwo.tables.format import DAGS, MANIFEST, ROLES, TableError, layer_role, npy_header
+from twoplustwo.tables.load import default_path, load_tables
+from twoplustwo.vocab.cards import RANKS, SUITS, parse_cards
+from twoplustwo.vocab.values import N_VALUES
 
 from .oracles import categoriser
 

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from tqdm import tqdm
 
 import twoplustwo
-from twoplustwo.format import MANIFEST, layer_role
+from twoplustwo.tables.format import MANIFEST, layer_role
 
 from .games import GAMES, HOLDEM, Game
 from .join import join_layers
@@ -178,7 +178,7 @@ def tables_present(target: str | Path) -> bool:
     A set from before a game was added loads, but lacks that game's roles:
     it is not present, so ``make`` builds it again.
     """
-    from twoplustwo.tables import TableError, load_tables
+    from twoplustwo.tables.load import TableError, load_tables
 
     if not (Path(target) / MANIFEST).is_file():
         return False

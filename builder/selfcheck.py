@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.evaluate import walk
-from twoplustwo.format import MANIFEST
-from twoplustwo.histograms import histogram
-from twoplustwo.tables import Tables, load_tables
-from twoplustwo.values import differs_from_published
+from twoplustwo.hands.batch import walk
+from twoplustwo.hands.histograms import histogram
+from twoplustwo.tables.format import MANIFEST
+from twoplustwo.tables.load import Tables, load_tables
+from twoplustwo.vocab.values import differs_from_published
 
 from .games import Game
 from .hands import all_hands, deck_hands, random_hands

@@ -1,7 +1,7 @@
 """Write a table set into a staging directory, ready to publish.
 
 Each array becomes a ``.npy`` file named after its role and content hash,
-beside a manifest that lists them. :mod:`twoplustwo.publish` then moves the
+beside a manifest that lists them. :mod:`twoplustwo.tables.publish` then moves the
 set into place atomically (the protocol installs of bundles share).
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.format import FORMAT_VERSION, MANIFEST, npy_header, parse_manifest, sha256_file
-from twoplustwo.publish import content_name, discard, new_staging, publish
+from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, npy_header, parse_manifest, sha256_file
+from twoplustwo.tables.publish import content_name, discard, new_staging, publish
 
 __all__ = ["smallest_dtype", "new_staging", "stage", "publish", "discard"]
 

@@ -15,9 +15,9 @@ import sys
 import numpy as np
 import pytest
 
-from twoplustwo.backend import ENV_VAR
-from twoplustwo.format import MANIFEST
-from twoplustwo.tables import Tables, default_path, load_tables
+from twoplustwo.kernels.choice import ENV_VAR
+from twoplustwo.tables.format import MANIFEST
+from twoplustwo.tables.load import Tables, default_path, load_tables
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -48,9 +48,9 @@ def _tables_with(backend: str, monkeypatch: pytest.MonkeyPatch) -> Tables:
 def both(monkeypatch: pytest.MonkeyPatch) -> tuple[Tables, Tables]:
     """(C, numpy) table sets over the same mapped buffers, for tests that hold the backends together."""
     try:
-        from twoplustwo import _core  # noqa: F401
+        from twoplustwo.kernels import _core  # noqa: F401
     except ImportError:
-        pytest.skip("twoplustwo._core was not built (no C compiler at install)")
+        pytest.skip("twoplustwo.kernels._core was not built (no C compiler at install)")
     c, ref = _tables_with("c", monkeypatch), _tables_with("numpy", monkeypatch)
     assert c.walker is not None and ref.walker is None
     return c, ref

@@ -4,7 +4,7 @@ A missing path or a regular file is replaced atomically, keeping the old
 file's mode (and owner where allowed); a symbolic link is followed and its
 target replaced; a FIFO, a character device or the command line's ``-`` is
 written into; anything else is refused. The three writers share one
-function (:func:`twoplustwo.atomic.write_file`), so most cases go through
+function (:func:`twoplustwo.tables.atomic.write_file`), so most cases go through
 the cheapest, :func:`write_csv`; each writer is run once through a link.
 """
 
@@ -25,10 +25,10 @@ import pytest
 
 from tests.tinysets import write_tiny
 from twoplustwo.cli import main
-from twoplustwo.handranks import export_handranks
-from twoplustwo.outcomes import PlayerEquity
-from twoplustwo.preflop import draw_png, write_csv
-from twoplustwo.tables import ENV_VAR, Tables, load_tables
+from twoplustwo.hands.handranks import export_handranks
+from twoplustwo.odds.preflop import draw_png, write_csv
+from twoplustwo.odds.results import PlayerEquity
+from twoplustwo.tables.load import ENV_VAR, Tables, load_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = {"AA": PlayerEquity("AA", 2_097_572_400, 1_781_508_418, 11_402_312, 0.8520371330210104)}
@@ -292,7 +292,7 @@ def test_export_handranks_dash_and_a_link_to_the_pipe_stream(tmp_path: Path, tin
 
 
 def test_preflop_csv_dash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]) -> None:
-    from twoplustwo import preflop
+    from twoplustwo.odds import preflop
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(preflop, "preflop_vs_random", lambda *a, **k: RESULTS)

@@ -1,7 +1,7 @@
 """The C backend against the numpy reference: the same values on every hand, the same errors.
 
 The numpy path is the reference (``TWOPLUSTWO_BACKEND=numpy``); the C
-extension ``twoplustwo._core`` must agree with it everywhere. Each test
+extension ``twoplustwo.kernels._core`` must agree with it everywhere. Each test
 builds one :class:`~twoplustwo.Tables` per backend over the same mapped
 arrays and compares what the public functions return or raise.
 """
@@ -23,18 +23,18 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
-from twoplustwo.backend import ENV_VAR
-from twoplustwo.tables import Tables, load_tables
+from twoplustwo.kernels.choice import ENV_VAR
+from twoplustwo.tables.load import Tables, load_tables
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCE = ROOT / "twoplustwo" / "_core.c"
+SOURCE = ROOT / "twoplustwo" / "kernels" / "c" / "core.c"
 
 try:
-    from twoplustwo import _core  # type: ignore[attr-defined]
+    from twoplustwo.kernels import _core  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - only without a C compiler at install time
     _core = None
 
-needs_core = pytest.mark.skipif(_core is None, reason="twoplustwo._core was not built (no C compiler at install)")
+needs_core = pytest.mark.skipif(_core is None, reason="the C extension was not built (no C compiler at install)")
 
 
 def outcome(call: Callable[[], Any]) -> tuple[str, str]:
@@ -163,7 +163,7 @@ def test_the_default_tables_take_the_c_entry_point(both: tuple[Tables, Tables]) 
 
 @needs_core
 def test_the_c_entry_point_follows_clear_cache() -> None:
-    from twoplustwo.tables import clear_cache, get_tables
+    from twoplustwo.tables.load import clear_cache, get_tables
 
     before = get_tables()
     clear_cache()
@@ -308,7 +308,7 @@ def sanitized_core(tmp_path: Path) -> Iterator[Path]:
     pkg = tmp_path / "pkg"
     shutil.copytree(ROOT / "twoplustwo", pkg / "twoplustwo", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
     try:
-        _compile(pkg / "twoplustwo", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-g")
+        _compile(pkg / "twoplustwo" / "kernels", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-g")
     except AssertionError as e:
         if "sanitize" in str(e) and ("cannot find" in str(e) or "unrecognized" in str(e)):
             pytest.skip(f"the compiler cannot build with sanitizers: {e}")
@@ -332,7 +332,7 @@ def test_the_core_under_address_and_undefined_sanitizers(sanitized_core: Path) -
     }
     code = """
 import numpy as np, twoplustwo as tp
-from twoplustwo import _core
+from twoplustwo.kernels import _core
 assert _core.__file__.startswith(PKG), _core.__file__
 rng = np.random.default_rng(5)
 for n in (5, 6, 7):

@@ -50,9 +50,9 @@ import numpy as np
 import pytest
 
 from tests.tinysets import ROOT, fill_of, is_tiny, write_tiny, writer_cmd
-from twoplustwo.evaluate import walk
-from twoplustwo.format import MANIFEST, ROLES
-from twoplustwo.tables import default_path, load_tables
+from twoplustwo.hands.batch import walk
+from twoplustwo.tables.format import MANIFEST, ROLES
+from twoplustwo.tables.load import default_path, load_tables
 
 SOURCE = default_path()
 STAGE_PREFIX = ".build-"
@@ -356,7 +356,7 @@ def tmpfs(path: Path, size: str) -> Iterator[Path]:
 BUILD_FROM_PUBLISHED = """
 import sys
 import numpy as np
-from twoplustwo.tables import load_tables
+from twoplustwo.tables.load import load_tables
 from twoplustwo_builder import pipeline
 from twoplustwo_builder.__main__ import main
 

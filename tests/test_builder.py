@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from tests.tinysets import INFO, fill_of, tiny_arrays, tiny_files, writer_cmd
-from twoplustwo.format import MANIFEST
-from twoplustwo.tables import default_path, load_tables
+from twoplustwo.tables.format import MANIFEST
+from twoplustwo.tables.load import default_path, load_tables
 from twoplustwo_builder import pipeline
 from twoplustwo_builder.join import fill_dead, join_layers
 from twoplustwo_builder.order import hot_first

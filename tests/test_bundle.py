@@ -31,10 +31,10 @@ import numpy as np
 import pytest
 
 from tests.tinysets import tiny_files
-from twoplustwo.bundle import BundleError, bundle_name, encode, install_bundle
-from twoplustwo.format import FORMAT_VERSION, MANIFEST, npy_header
-from twoplustwo.pages import all_huge, huge_page_bytes
-from twoplustwo.tables import default_path, load_tables
+from twoplustwo.tables.bundle import BundleError, bundle_name, encode, install_bundle
+from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, npy_header
+from twoplustwo.tables.load import default_path, load_tables
+from twoplustwo.tables.pages import all_huge, huge_page_bytes
 
 zstandard = pytest.importorskip("zstandard", reason="bundles need zstandard (the build extra)")
 
@@ -218,7 +218,7 @@ def test_killed_install_leaves_previous_tables(bundle: Path, installed: Path) ->
     before = _snapshot(installed)
     # Slow each file down so that the kill lands while files are being written.
     code = (
-        "import sys, time, twoplustwo.bundle as b\n"
+        "import sys, time, twoplustwo.tables.bundle as b\n"
         "unpack = b._unpack_file\n"
         "def slow(*a):\n"
         "    time.sleep(0.2)\n"
@@ -503,7 +503,7 @@ def test_bundle_that_cannot_fit_fails_before_writing(
 MEASURE = """
 import contextlib, json, sys, time
 import numpy, zstandard  # loaded before the baseline: only the install is measured
-from twoplustwo.bundle import BundleError, install_bundle
+from twoplustwo.tables.bundle import BundleError, install_bundle
 
 def status(key):
     with open("/proc/self/status") as f:
@@ -580,7 +580,7 @@ def test_decompression_bomb_is_refused_in_bounded_memory(
 
 @pytest.mark.parametrize("dtype", ["|u1", "<u2", "<u4"])
 def test_streamed_columns_delta_matches_decode(tmp_path: Path, dtype: str) -> None:
-    from twoplustwo import bundle as b
+    from twoplustwo.tables import bundle as b
 
     rng = np.random.default_rng(7)
     data = rng.integers(0, np.iinfo(np.dtype(dtype)).max, 52 * 11, dtype=np.dtype(dtype)).tobytes()

@@ -23,13 +23,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from twoplustwo.cards import RANKS, SUITS, format_cards
-from twoplustwo.evaluate import evaluate, evaluate_batch
-from twoplustwo.format import MANIFEST
-from twoplustwo.games import resolve
-from twoplustwo.histograms import histogram
-from twoplustwo.tables import default_path
-from twoplustwo.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, categories
+from twoplustwo.hands.batch import evaluate, evaluate_batch
+from twoplustwo.hands.histograms import histogram
+from twoplustwo.tables.format import MANIFEST
+from twoplustwo.tables.load import default_path
+from twoplustwo.vocab.cards import RANKS, SUITS, format_cards
+from twoplustwo.vocab.games import resolve
+from twoplustwo.vocab.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, categories
 
 SOURCE = Path(__file__).resolve().parent.parent / "examples" / "c" / "eval.c"
 TABLES = default_path()

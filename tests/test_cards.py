@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from twoplustwo.cards import (
+from twoplustwo.vocab.cards import (
     RANKS,
     SUITS,
     format_card,

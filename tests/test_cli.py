@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from twoplustwo.cards import parse_words as parse_hand
 from twoplustwo.cli import main
-from twoplustwo.evaluate import best_five
-from twoplustwo.format import MANIFEST
-from twoplustwo.outcomes import PlayerEquity
-from twoplustwo.tables import ENV_VAR, clear_cache, default_path
+from twoplustwo.hands.batch import best_five
+from twoplustwo.odds.results import PlayerEquity
+from twoplustwo.tables.format import MANIFEST
+from twoplustwo.tables.load import ENV_VAR, clear_cache, default_path
+from twoplustwo.vocab.cards import parse_words as parse_hand
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -111,7 +111,7 @@ def test_eval_json(capsys: pytest.CaptureFixture[str], cards: str, value: int, c
 
 
 def test_best_five_has_the_hand_value() -> None:
-    from twoplustwo.evaluate import evaluate
+    from twoplustwo.hands.batch import evaluate
 
     hand = parse_hand(["2h 5h 9h Th Jh Qc Ks"])
     five = best_five(hand)
@@ -173,7 +173,7 @@ def dag_bytes(manifest: dict[str, Any]) -> dict[str, int]:
 
 
 def test_info(capsys: pytest.CaptureFixture[str]) -> None:
-    from twoplustwo.tables import get_tables
+    from twoplustwo.tables.load import get_tables
 
     code, out, err = run(["info"], capsys)
     assert (code, err) == (0, "")
@@ -370,9 +370,10 @@ def test_equity_table_with_a_stub(capsys: pytest.CaptureFixture[str], monkeypatc
         calls.append((hands, board, dead, kwargs))
         return [PlayerEquity("As Ah", 990, 800, 10, 805 / 990), PlayerEquity("Ks Kh", 990, 180, 10, 185 / 990)]
 
-    from twoplustwo.equity import equity_table
+    from twoplustwo.odds.calculate import equity_table
 
-    monkeypatch.setitem(sys.modules, "twoplustwo.equity", SimpleNamespace(equity=equity, equity_table=equity_table))
+    stub = SimpleNamespace(equity=equity, equity_table=equity_table)
+    monkeypatch.setitem(sys.modules, "twoplustwo.odds.calculate", stub)
     code, out, err = run(["equity", "AsAh", "Ks Kh", "--board", "2c 7d", "--board", "9s", "--dead", "3c"], capsys)
     assert (code, err) == (0, "")
     options = {"game": "holdem", "method": "auto", "stderr": None, "samples": None, "seed": None, "threads": None,
@@ -411,7 +412,7 @@ def test_equity_of_other_games(capsys: pytest.CaptureFixture[str]) -> None:
     from twoplustwo import cli
 
     # Written twice so that the command line imports no numpy before it must.
-    assert cli.EQUITY_GAMES == importlib.import_module("twoplustwo.equity").EQUITY_GAMES
+    assert cli.EQUITY_GAMES == importlib.import_module("twoplustwo.odds.calculate").EQUITY_GAMES
     argv = ["equity", "As Kh Qs 2d", "Ah Ks 5c 4c", "--game", "omaha-hilo", "--board", "2h 3d 4d"]
     code, out, err = run(argv, capsys)
     assert (code, err) == (0, "")
@@ -427,7 +428,7 @@ def test_equity_of_other_games(capsys: pytest.CaptureFixture[str]) -> None:
 
 def _stub_preflop(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[object, ...], dict[str, object]]]:
     """The preflop module with its computations recorded and answered with AA's published counts."""
-    from twoplustwo import preflop
+    from twoplustwo.odds import preflop
 
     calls: list[tuple[str, tuple[object, ...], dict[str, object]]] = []
     aa = PlayerEquity("AA", 2_097_572_400, 1_781_508_418, 11_402_312, 0.8520371330210104)
@@ -446,7 +447,7 @@ def _stub_preflop(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[obje
         write_csv=preflop.write_csv,
         draw_png=record("png", None),
     )
-    monkeypatch.setitem(sys.modules, "twoplustwo.preflop", stub)
+    monkeypatch.setitem(sys.modules, "twoplustwo.odds.preflop", stub)
     return calls
 
 
@@ -531,13 +532,13 @@ def test_range_and_equity_errors(capsys: pytest.CaptureFixture[str], args: list[
 def test_equity_overlapping_cards(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
 ) -> None:
-    monkeypatch.setitem(sys.modules, "twoplustwo.equity", SimpleNamespace(equity=lambda *a, **k: []))
+    monkeypatch.setitem(sys.modules, "twoplustwo.odds.calculate", SimpleNamespace(equity=lambda *a, **k: []))
     line = assert_one_error_line(*run(args, capsys))
     assert message in line
 
 
 def test_enumerate_passes_include_and_dead(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    import twoplustwo.histograms as exhaustive
+    import twoplustwo.hands.histograms as exhaustive
 
     real = exhaustive.histogram
     seen: list[dict[str, object]] = []
@@ -559,7 +560,7 @@ def test_install_tables_with_a_stub(
             raise ValueError("bad: not a twoplustwo bundle")
         return to or tmp_path
 
-    monkeypatch.setitem(sys.modules, "twoplustwo.bundle", SimpleNamespace(install_bundle=install_bundle))
+    monkeypatch.setitem(sys.modules, "twoplustwo.tables.bundle", SimpleNamespace(install_bundle=install_bundle))
     code, out, err = run(["install-tables", "x.bundle", "--to", str(tmp_path / "t")], capsys)
     assert (code, err) == (0, "")
     assert out == f"tables installed to {tmp_path / 't'}\n"

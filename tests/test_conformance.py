@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 
 from twoplustwo import TableError, evaluate, evaluate_batch, load_tables
-from twoplustwo.cards import parse_cards
-from twoplustwo.format import ROLES
-from twoplustwo.tables import default_path
+from twoplustwo.tables.format import ROLES
+from twoplustwo.tables.load import default_path
+from twoplustwo.vocab.cards import parse_cards
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tables" / "conformance"
 CASES: list[dict[str, Any]] = json.loads((FIXTURES / "cases.json").read_text(encoding="utf-8"))["cases"]

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from twoplustwo import preflop
 from twoplustwo.cli import main
+from twoplustwo.odds import preflop
 
 distributed = pytest.importorskip("distributed")
 

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twoplustwo.cards import format_cards, parse_cards
-from twoplustwo.equity import PlayerEquity, equity, equity_table
-from twoplustwo.evaluate import evaluate
-from twoplustwo.ranges import Range, parse_range
-from twoplustwo.tables import Tables
+from twoplustwo.hands.batch import evaluate
+from twoplustwo.odds.calculate import PlayerEquity, equity, equity_table
+from twoplustwo.tables.load import Tables
+from twoplustwo.vocab.cards import format_cards, parse_cards
+from twoplustwo.vocab.ranges import Range, parse_range
 
 
 def brute_force(hands: list[str], board: str = "", dead: str = "") -> list[tuple[int, int, int, float]]:
@@ -357,7 +357,7 @@ def test_range_kernels_refuse_bad_arguments(both: tuple[Tables, Tables]) -> None
 
 def test_short_deck_preflop_heads_up_over_every_board() -> None:
     # Every one of the C(32, 5) boards, valued by the game's batch walk: an independent route.
-    from twoplustwo.evaluate import evaluate_batch
+    from twoplustwo.hands.batch import evaluate_batch
 
     hands = [[51, 47], [42, 41]]  # As Ks, Qh Qd
     rest = [c for c in range(16, 52) if c not in (51, 47, 42, 41)]
@@ -483,7 +483,7 @@ def test_range_counters_do_not_grow_with_threads() -> None:
 
 
 def test_parts_share_counters_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    from twoplustwo import exact
+    from twoplustwo.odds import exact
 
     for workers in (1, 2, 3, 8, 64):
         for blocks in (1, 5, 1326):

@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from twoplustwo.cards import parse_cards
-from twoplustwo.evaluate import evaluate_batch
-from twoplustwo.histograms import histogram
-from twoplustwo.iterate import count_hands, iter_hands
-from twoplustwo.values import CATEGORIES, HAND_COUNTS, N_VALUES, categories
+from twoplustwo.hands.batch import evaluate_batch
+from twoplustwo.hands.histograms import histogram
+from twoplustwo.hands.iterate import count_hands, iter_hands
+from twoplustwo.vocab.cards import parse_cards
+from twoplustwo.vocab.values import CATEGORIES, HAND_COUNTS, N_VALUES, categories
 
 PUBLISHED = {n: list(counts) for n, (counts, _) in HAND_COUNTS.items()}
 DISTINCT = {n: distinct for n, (_, distinct) in HAND_COUNTS.items()}
@@ -70,7 +70,7 @@ def test_histogram_totals_and_published_counts(n: int) -> None:
 
 
 def test_tables_is_keyword_only() -> None:
-    from twoplustwo.tables import get_tables
+    from twoplustwo.tables.load import get_tables
 
     assert np.array_equal(histogram(5, tables=get_tables()), histogram(5))
     with pytest.raises(TypeError):

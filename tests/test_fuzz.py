@@ -37,10 +37,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from twoplustwo.cards import format_cards, parse_cards
 from twoplustwo.cli import main
-from twoplustwo.equity import equity
-from twoplustwo.evaluate import evaluate, evaluate_batch
+from twoplustwo.hands.batch import evaluate, evaluate_batch
+from twoplustwo.odds.calculate import equity
+from twoplustwo.vocab.cards import format_cards, parse_cards
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -24,12 +24,12 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
-from twoplustwo.cards import format_cards, parse_cards
 from twoplustwo.cli import main
-from twoplustwo.format import MANIFEST, TableError
-from twoplustwo.games import GAMES, resolve
-from twoplustwo.tables import Tables, load_tables
-from twoplustwo.values import CATEGORY_FIRST, CATEGORY_LAST, Category, GameCategory
+from twoplustwo.tables.format import MANIFEST, TableError
+from twoplustwo.tables.load import Tables, clear_cache, load_tables
+from twoplustwo.vocab.cards import format_cards, parse_cards
+from twoplustwo.vocab.games import GAMES, resolve
+from twoplustwo.vocab.values import CATEGORY_FIRST, CATEGORY_LAST, Category, GameCategory
 from twoplustwo_builder.games import SHORT_DECK
 from twoplustwo_builder.hands import deck_hands
 from twoplustwo_builder.oracles import short_deck
@@ -128,7 +128,7 @@ def test_single_calls_with_game_take_the_c_entry_point_of_the_default_tables() -
     with pytest.raises(ValueError, match=r"card 0 \('2c'\): not in the short-deck deck"):
         tp.evaluate([0, 20, 24, 28, 32], game="short-deck")
     # A new default set drops the old set's game walkers.
-    tp.tables.clear_cache()
+    clear_cache()
     assert tp.evaluate(hands[0], game="short-deck") == tp.evaluate_batch(np.array(hands[:1], dtype=np.uint8),
                                                                          game="short-deck")[0]
 

@@ -21,12 +21,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from twoplustwo import atomic, progress
-from twoplustwo.cards import format_cards
-from twoplustwo.evaluate import evaluate_batch
-from twoplustwo.handranks import export_handranks, handranks_value, value_from_handranks
-from twoplustwo.tables import Tables, load_tables
-from twoplustwo.values import CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, N_VALUES, categories
+from twoplustwo import progress
+from twoplustwo.hands.batch import evaluate_batch
+from twoplustwo.hands.handranks import export_handranks, handranks_value, value_from_handranks
+from twoplustwo.tables import atomic
+from twoplustwo.tables.load import Tables, load_tables
+from twoplustwo.vocab.cards import format_cards
+from twoplustwo.vocab.values import CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, N_VALUES, categories
 
 SOURCE = Path(__file__).resolve().parent / "handranks_reader.c"
 FLAGS = ["-O2", "-std=c99", "-Wall", "-Wextra", "-Werror"]

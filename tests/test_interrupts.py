@@ -2,7 +2,7 @@
 
 ``equity(["random", "random"], method="exact")`` takes hours. Each case runs
 it in a child interpreter that reports the moment its workers start
-scoring deals (a wrapper around :func:`twoplustwo.exact._score`, the step
+scoring deals (a wrapper around :func:`twoplustwo.odds.exact._score`, the step
 the enumeration spends its time in), so that SIGINT arrives in the middle
 of the enumeration however loaded the machine is, never while the child
 is still importing or checking its input. A regression makes the child
@@ -31,7 +31,7 @@ TIMEOUT = 30.0
 # Announce the first scoring step on stdout, from whichever thread runs it.
 WATCH = """
     import sys, threading
-    from twoplustwo import exact
+    from twoplustwo.odds import exact
 
     _score, _told = exact._score, threading.Lock()
 
@@ -112,7 +112,7 @@ def test_ctrl_c_in_the_cli_exits_130_with_one_line() -> None:
 def test_a_failed_part_stops_the_others_before_run_raises() -> None:
     import threading
 
-    from twoplustwo import pool
+    from twoplustwo.kernels import pool
 
     stop = threading.Event()
     returned: list[str] = []

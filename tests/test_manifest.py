@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from twoplustwo.format import (
+from twoplustwo.tables.format import (
     DAGS,
     DTYPES,
     MAX_DEPTH,

@@ -24,8 +24,8 @@ import numpy.typing as npt
 import pytest
 
 from bench import memory
-from twoplustwo.evaluate import evaluate, evaluate_batch
-from twoplustwo.tables import clear_cache, get_tables
+from twoplustwo.hands.batch import evaluate, evaluate_batch
+from twoplustwo.tables.load import clear_cache, get_tables
 from twoplustwo_builder.hands import random_hands
 
 THREADS = 8

@@ -11,15 +11,15 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from twoplustwo import montecarlo
-from twoplustwo.cards import format_cards, parse_cards
 from twoplustwo.cli import main
-from twoplustwo.equity import equity
-from twoplustwo.evaluate import evaluate_batch
-from twoplustwo.montecarlo import BATCH, DEFAULT_STDERR, MAX_SAMPLES, MIN_SAMPLES, _rows, _Sampler, monte_carlo
-from twoplustwo.outcomes import PlayerEquity
-from twoplustwo.ranges import parse_range
-from twoplustwo.tables import Tables, get_tables
+from twoplustwo.hands.batch import evaluate_batch
+from twoplustwo.odds import sampled as montecarlo
+from twoplustwo.odds.calculate import equity
+from twoplustwo.odds.results import PlayerEquity
+from twoplustwo.odds.sampled import BATCH, DEFAULT_STDERR, MAX_SAMPLES, MIN_SAMPLES, _rows, _Sampler, monte_carlo
+from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.vocab.cards import format_cards, parse_cards
+from twoplustwo.vocab.ranges import parse_range
 
 Spec = tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]
 
@@ -405,7 +405,7 @@ def test_boards_are_uniform() -> None:
     # Every free card turns up on the board equally often, whatever the holes.
     players = [from_range("AA,KK"), hand("Qs Qh")]
     board = parse_cards("2c")
-    from twoplustwo.montecarlo import _check_players
+    from twoplustwo.odds.sampled import _check_players
 
     people = _check_players(players, ["a", "b"], [True, False])
     sampler = _Sampler(people, board, [], np.random.SeedSequence(3), get_tables())

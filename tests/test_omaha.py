@@ -10,7 +10,7 @@ import numpy.typing as npt
 import pytest
 
 import twoplustwo as tp
-from twoplustwo.omaha import (
+from twoplustwo.hands.omaha import (
     N_LOWS,
     describe_low,
     evaluate_omaha,
@@ -18,7 +18,7 @@ from twoplustwo.omaha import (
     evaluate_omaha_low,
     evaluate_omaha_low_batch,
 )
-from twoplustwo.tables import Tables
+from twoplustwo.tables.load import Tables
 
 Array = npt.NDArray[Any]
 DEALS = 100_000

@@ -7,11 +7,11 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from twoplustwo.cards import parse_cards
-from twoplustwo.equity import equity
-from twoplustwo.evaluate import evaluate
-from twoplustwo.omaha_equity import HILO_UNIT, hilo_shares
-from twoplustwo.ranges import parse_range
+from twoplustwo.hands.batch import evaluate
+from twoplustwo.odds.calculate import equity
+from twoplustwo.odds.omaha import HILO_UNIT, hilo_shares
+from twoplustwo.vocab.cards import parse_cards
+from twoplustwo.vocab.ranges import parse_range
 
 
 def best_high(hole: list[int], board: list[int]) -> int:

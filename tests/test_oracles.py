@@ -1,7 +1,7 @@
 """Fast checks of the four oracles and of the hand generators.
 
 Expected values are written as six-hex-digit codes (seed 000) and turned
-into values only through :func:`twoplustwo.values.value_from_code`, so no
+into values only through :func:`twoplustwo.vocab.values.value_from_code`, so no
 oracle's own tables take part in deciding what is right.
 """
 
@@ -14,8 +14,8 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from twoplustwo.cards import parse_cards
-from twoplustwo.values import N_VALUES, value_from_code
+from twoplustwo.vocab.cards import parse_cards
+from twoplustwo.vocab.values import N_VALUES, value_from_code
 from twoplustwo_builder.hands import N_HANDS, all_hands, random_hands
 from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
 

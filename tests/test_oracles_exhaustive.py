@@ -13,7 +13,7 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from twoplustwo.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, N_VALUES
+from twoplustwo.vocab.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, N_VALUES
 from twoplustwo_builder.hands import N_HANDS, all_hands
 from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
 

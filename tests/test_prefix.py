@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
-from twoplustwo.prefix import MAX_PREFIX
+from twoplustwo.hands.prefixes import MAX_PREFIX
 
 
 def test_every_split_of_random_hands_agrees() -> None:

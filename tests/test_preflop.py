@@ -13,11 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from twoplustwo import preflop, progress
-from twoplustwo.cards import parse_cards
-from twoplustwo.equity import equity
-from twoplustwo.outcomes import PlayerEquity
-from twoplustwo.preflop import (
+from twoplustwo import progress
+from twoplustwo.odds import preflop
+from twoplustwo.odds.calculate import equity
+from twoplustwo.odds.preflop import (
     BOARDS_HEADS_UP,
     GAMES_VS_RANDOM,
     canonical_boards,
@@ -27,7 +26,9 @@ from twoplustwo.preflop import (
     preflop_vs_random,
     write_csv,
 )
-from twoplustwo.ranges import COMBOS, HAND_CLASSES, class_combos
+from twoplustwo.odds.results import PlayerEquity
+from twoplustwo.vocab.cards import parse_cards
+from twoplustwo.vocab.ranges import COMBOS, HAND_CLASSES, class_combos
 
 # A small grid with pairs, suited and offsuit classes, a class against itself and shared cards.
 GRID_A = ["AA", "72o"]

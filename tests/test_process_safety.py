@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
-from twoplustwo.tables import Tables, load_tables
+from twoplustwo.tables.load import Tables, load_tables
 
 ROOT = Path(__file__).resolve().parent.parent
 

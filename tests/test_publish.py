@@ -20,9 +20,18 @@ from typing import Any
 import pytest
 
 from tests.tinysets import tiny_files
-from twoplustwo.format import MANIFEST, TableError
-from twoplustwo.publish import LEDGER, LOCK, STAGE_MARKER, STAGE_PREFIX, content_name, discard, new_staging, publish
-from twoplustwo.tables import load_tables
+from twoplustwo.tables.format import MANIFEST, TableError
+from twoplustwo.tables.load import load_tables
+from twoplustwo.tables.publish import (
+    LEDGER,
+    LOCK,
+    STAGE_MARKER,
+    STAGE_PREFIX,
+    content_name,
+    discard,
+    new_staging,
+    publish,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -165,7 +174,7 @@ def test_an_unremovable_leftover_never_fails_a_committed_publish(
 KILLED = """
 import json, os, sys
 from pathlib import Path
-from twoplustwo.publish import new_staging, publish
+from twoplustwo.tables.publish import new_staging, publish
 target, manifest, files = Path(sys.argv[1]), json.loads(sys.argv[2]), json.loads(sys.argv[3])
 staging = new_staging(target)
 for name, hexed in files.items():
@@ -209,7 +218,7 @@ def test_writer_killed_before_its_commit_is_cleaned_up_by_the_next(tmp_path: Pat
 HOLDER = """
 import sys
 from pathlib import Path
-from twoplustwo.publish import new_staging
+from twoplustwo.tables.publish import new_staging
 print(new_staging(Path(sys.argv[1])), flush=True)
 sys.stdin.read()
 """

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twoplustwo.ranges import (
+from twoplustwo.vocab.ranges import (
     COMBOS,
     HAND_CLASSES,
     N_COMBOS,

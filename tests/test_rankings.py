@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
-from twoplustwo.tables import Tables
+from twoplustwo.tables.load import Tables
 
 
 def brute(board: list[int], tables: Tables) -> np.ndarray:

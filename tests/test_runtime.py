@@ -22,10 +22,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twoplustwo.cards import format_card, format_cards, parse_cards
-from twoplustwo.evaluate import evaluate, evaluate_batch, walk
-from twoplustwo.tables import get_tables
-from twoplustwo.values import CATEGORIES, HAND_COUNTS, N_VALUES, categories
+from twoplustwo.hands.batch import evaluate, evaluate_batch, walk
+from twoplustwo.tables.load import get_tables
+from twoplustwo.vocab.cards import format_card, format_cards, parse_cards
+from twoplustwo.vocab.values import CATEGORIES, HAND_COUNTS, N_VALUES, categories
 from twoplustwo_builder.hands import N_HANDS, all_hands, random_hands
 from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
 
@@ -354,7 +354,7 @@ def test_import_loads_neither_builder_nor_tables() -> None:
         import sys
         import twoplustwo
         import twoplustwo.cli
-        import twoplustwo.tables as tables
+        import twoplustwo.tables.load as tables
         leaked = sorted(m for m in sys.modules if m == "twoplustwo_builder" or m.startswith("twoplustwo_builder."))
         assert not leaked, leaked
         assert tables._cached is None, "tables loaded at import"

@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 
 from twoplustwo.cli import main
-from twoplustwo.evaluate import evaluate
-from twoplustwo.format import MANIFEST, TableError
-from twoplustwo.pages import uncache, warm
-from twoplustwo.tables import ENV_VAR, clear_cache, default_path, get_tables, load_tables
+from twoplustwo.hands.batch import evaluate
+from twoplustwo.tables.format import MANIFEST, TableError
+from twoplustwo.tables.load import ENV_VAR, clear_cache, default_path, get_tables, load_tables
+from twoplustwo.tables.pages import uncache, warm
 
 SOURCE = default_path()
 

@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from twoplustwo.values import (
+from twoplustwo.vocab.values import (
     CATEGORIES,
     CATEGORY_FIRST,
     CATEGORY_LAST,

@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.format import DAGS, FORMAT_VERSION, ROLES, layer_role, npy_header
-from twoplustwo.tables import Tables
+from twoplustwo.tables.format import DAGS, FORMAT_VERSION, ROLES, layer_role, npy_header
+from twoplustwo.tables.load import Tables
 from twoplustwo_builder.write import publish, stage
 
 ROOT = Path(__file__).resolve().parent.parent

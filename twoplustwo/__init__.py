@@ -16,8 +16,6 @@ imports no numpy: numpy comes in with the first array API.
 from __future__ import annotations
 
 import importlib
-import sys
-from types import ModuleType
 
 # typing itself costs milliseconds to import, which a fresh process's first
 # evaluate() would pay: its names are for the type checker only.
@@ -27,16 +25,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from .backend import backend
-    from .cards import RANKS, SUITS, format_card, format_cards, parse_card, parse_cards
-    from .equity import PlayerEquity, equity, equity_table
-    from .evaluate import best_five, evaluate_batch
-    from .format import FORMAT_VERSION, TableError
-    from .games import GAMES
-    from .handranks import export_handranks, handranks_value, value_from_handranks
-    from .histograms import histogram
-    from .iterate import count_hands, iter_hands
-    from .omaha import (
+    from twoplustwo.hands.batch import best_five, evaluate_batch
+    from twoplustwo.hands.handranks import export_handranks, handranks_value, value_from_handranks
+    from twoplustwo.hands.histograms import histogram
+    from twoplustwo.hands.iterate import count_hands, iter_hands
+    from twoplustwo.hands.omaha import (
         N_LOWS,
         describe_low,
         evaluate_omaha,
@@ -44,14 +37,28 @@ if TYPE_CHECKING:
         evaluate_omaha_low,
         evaluate_omaha_low_batch,
     )
-    from .pool import MAX_THREADS
-    from .prefix import Prefix, prefix
-    from .preflop import preflop_matchups, preflop_vs_random
-    from .ranges import COMBOS, HAND_CLASSES, N_COMBOS, Range, class_combos, combo_index, combo_indices, parse_range
-    from .rankings import rank_hands
-    from .single import evaluate
-    from .tables import Tables, load_tables
-    from .values import (
+    from twoplustwo.hands.prefixes import Prefix, prefix
+    from twoplustwo.hands.rankings import rank_hands
+    from twoplustwo.hands.single import evaluate
+    from twoplustwo.kernels.choice import backend
+    from twoplustwo.kernels.pool import MAX_THREADS
+    from twoplustwo.odds.calculate import PlayerEquity, equity, equity_table
+    from twoplustwo.odds.preflop import preflop_matchups, preflop_vs_random
+    from twoplustwo.tables.format import FORMAT_VERSION, TableError
+    from twoplustwo.tables.load import Tables, load_tables
+    from twoplustwo.vocab.cards import RANKS, SUITS, format_card, format_cards, parse_card, parse_cards
+    from twoplustwo.vocab.games import GAMES
+    from twoplustwo.vocab.ranges import (
+        COMBOS,
+        HAND_CLASSES,
+        N_COMBOS,
+        Range,
+        class_combos,
+        combo_index,
+        combo_indices,
+        parse_range,
+    )
+    from twoplustwo.vocab.values import (
         CATEGORIES,
         CATEGORY_FIRST,
         CATEGORY_LAST,
@@ -126,61 +133,61 @@ __version__ = "0.1.0"
 
 # Each public name and the module that defines it.
 _HOME = {
-    "backend": "backend",
-    "RANKS": "cards",
-    "SUITS": "cards",
-    "format_card": "cards",
-    "format_cards": "cards",
-    "parse_card": "cards",
-    "parse_cards": "cards",
-    "PlayerEquity": "equity",
-    "equity": "equity",
-    "equity_table": "equity",
-    "best_five": "evaluate",
-    "evaluate_batch": "evaluate",
-    "FORMAT_VERSION": "format",
-    "GAMES": "games",
-    "TableError": "format",
-    "export_handranks": "handranks",
-    "handranks_value": "handranks",
-    "value_from_handranks": "handranks",
-    "histogram": "histograms",
-    "count_hands": "iterate",
-    "iter_hands": "iterate",
-    "N_LOWS": "omaha",
-    "describe_low": "omaha",
-    "evaluate_omaha": "omaha",
-    "evaluate_omaha_batch": "omaha",
-    "evaluate_omaha_low": "omaha",
-    "evaluate_omaha_low_batch": "omaha",
-    "MAX_THREADS": "pool",
-    "Prefix": "prefix",
-    "prefix": "prefix",
-    "rank_hands": "rankings",
-    "COMBOS": "ranges",
-    "HAND_CLASSES": "ranges",
-    "N_COMBOS": "ranges",
-    "Range": "ranges",
-    "class_combos": "ranges",
-    "combo_index": "ranges",
-    "combo_indices": "ranges",
-    "parse_range": "ranges",
-    "preflop_matchups": "preflop",
-    "preflop_vs_random": "preflop",
-    "evaluate": "single",
-    "Tables": "tables",
-    "load_tables": "tables",
-    "CATEGORIES": "values",
-    "CATEGORY_FIRST": "values",
-    "CATEGORY_LAST": "values",
-    "CODES": "values",
-    "Category": "values",
-    "HandDescription": "values",
-    "N_VALUES": "values",
-    "categories": "values",
-    "category_of": "values",
-    "describe": "values",
-    "value_from_code": "values",
+    "backend": "kernels.choice",
+    "RANKS": "vocab.cards",
+    "SUITS": "vocab.cards",
+    "format_card": "vocab.cards",
+    "format_cards": "vocab.cards",
+    "parse_card": "vocab.cards",
+    "parse_cards": "vocab.cards",
+    "PlayerEquity": "odds.calculate",
+    "equity": "odds.calculate",
+    "equity_table": "odds.calculate",
+    "best_five": "hands.batch",
+    "evaluate_batch": "hands.batch",
+    "FORMAT_VERSION": "tables.format",
+    "GAMES": "vocab.games",
+    "TableError": "tables.format",
+    "export_handranks": "hands.handranks",
+    "handranks_value": "hands.handranks",
+    "value_from_handranks": "hands.handranks",
+    "histogram": "hands.histograms",
+    "count_hands": "hands.iterate",
+    "iter_hands": "hands.iterate",
+    "N_LOWS": "hands.omaha",
+    "describe_low": "hands.omaha",
+    "evaluate_omaha": "hands.omaha",
+    "evaluate_omaha_batch": "hands.omaha",
+    "evaluate_omaha_low": "hands.omaha",
+    "evaluate_omaha_low_batch": "hands.omaha",
+    "MAX_THREADS": "kernels.pool",
+    "Prefix": "hands.prefixes",
+    "prefix": "hands.prefixes",
+    "rank_hands": "hands.rankings",
+    "COMBOS": "vocab.ranges",
+    "HAND_CLASSES": "vocab.ranges",
+    "N_COMBOS": "vocab.ranges",
+    "Range": "vocab.ranges",
+    "class_combos": "vocab.ranges",
+    "combo_index": "vocab.ranges",
+    "combo_indices": "vocab.ranges",
+    "parse_range": "vocab.ranges",
+    "preflop_matchups": "odds.preflop",
+    "preflop_vs_random": "odds.preflop",
+    "evaluate": "hands.single",
+    "Tables": "tables.load",
+    "load_tables": "tables.load",
+    "CATEGORIES": "vocab.values",
+    "CATEGORY_FIRST": "vocab.values",
+    "CATEGORY_LAST": "vocab.values",
+    "CODES": "vocab.values",
+    "Category": "vocab.values",
+    "HandDescription": "vocab.values",
+    "N_VALUES": "vocab.values",
+    "categories": "vocab.values",
+    "category_of": "vocab.values",
+    "describe": "vocab.values",
+    "value_from_code": "vocab.values",
 }
 
 
@@ -195,16 +202,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-class _Package(ModuleType):
-    def __setattr__(self, name: str, value: Any) -> None:
-        # Importing a submodule binds it on the package under its own name,
-        # and some share a name with the function they define (evaluate,
-        # equity, prefix, backend): the function must stay the attribute.
-        if name in _HOME and isinstance(value, ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

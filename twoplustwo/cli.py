@@ -9,7 +9,7 @@ Subcommands:
   and bytes of each DAG (other games' too), size, load time, and how much
   of the large files is mapped with 2 MiB pages;
 - ``warm``: re-read the large table files into the page cache, so that they
-  are mapped with 2 MiB pages (:func:`twoplustwo.pages.warm`);
+  are mapped with 2 MiB pages (:func:`twoplustwo.tables.pages.warm`);
 - ``verify``: hash every table file and spot-check the value histograms;
 - ``build``: build the tables (delegates to ``python -m twoplustwo_builder``);
 - ``enumerate``: exact category counts and probabilities over all hands
@@ -24,9 +24,9 @@ Subcommands:
 - ``export-handranks OUT``: write the tables as a classic 2+2 ``HandRanks.dat``.
 
 An output file (``--csv``, ``--png``, ``OUT``) of ``-`` is standard output;
-other paths are written as :mod:`twoplustwo.atomic` says.
+other paths are written as :mod:`twoplustwo.tables.atomic` says.
 
-Tables are found as :func:`twoplustwo.tables.default_path` says
+Tables are found as :func:`twoplustwo.tables.load.default_path` says
 (``$TWOPLUSTWO_TABLES`` first). Bad input prints one line,
 ``twoplustwo: error: <message>``, on stderr and exits with 2; missing or
 damaged tables exit with 1.
@@ -64,17 +64,17 @@ from decimal import ROUND_HALF_EVEN, Context, Decimal
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import __version__
-from .backend import ENV_VAR as BACKEND_VAR
-from .backend import backend
-from .cards import check_disjoint, format_cards, parse_words
-from .format import FORMAT_VERSION, TableError, role_dag
-from .games import GAMES, HOLDEM
-from .values import CATEGORIES, category_counts, describe, differs_from_published
+from twoplustwo import __version__
+from twoplustwo.kernels.choice import ENV_VAR as BACKEND_VAR
+from twoplustwo.kernels.choice import backend
+from twoplustwo.tables.format import FORMAT_VERSION, TableError, role_dag
+from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_words
+from twoplustwo.vocab.games import GAMES, HOLDEM
+from twoplustwo.vocab.values import CATEGORIES, category_counts, describe, differs_from_published
 
 __all__ = ["main"]
 
-#: The games ``equity`` plays (twoplustwo.equity.EQUITY_GAMES, which would
+#: The games ``equity`` plays (twoplustwo.odds.calculate.EQUITY_GAMES, which would
 #: import numpy here).
 EQUITY_GAMES = (*GAMES, "omaha", "omaha-hilo")
 
@@ -133,7 +133,7 @@ def _category_counts(hist: Any, game: str) -> dict[str, int]:
     if game == HOLDEM:
         counts = category_counts(hist)
         return {CATEGORIES[c]: counts[c] for c in range(8, -1, -1)}
-    from .games import resolve
+    from twoplustwo.vocab.games import resolve
 
     # Names as hold'em's are printed: "full_house".
     ranges = resolve(game).categories
@@ -144,7 +144,7 @@ def _category_counts(hist: Any, game: str) -> dict[str, int]:
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
-    from .evaluate import best_five, evaluate
+    from twoplustwo.hands.batch import best_five, evaluate
 
     cards = parse_words(args.cards)
     if not 5 <= len(cards) <= 7:
@@ -182,7 +182,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _cmd_info(args: argparse.Namespace) -> int:
-    from .tables import default_path, load_tables
+    from twoplustwo.tables.load import default_path, load_tables
 
     root = default_path()
     t0 = time.perf_counter()
@@ -218,7 +218,7 @@ def _cmd_info(args: argparse.Namespace) -> int:
     for line in _table(rows, {3}):
         print(line)
     print(f"{'total bytes':<15} {t.nbytes:,} ({t.nbytes / 2**20:.1f} MiB)")
-    from .pages import all_huge, huge_page_bytes
+    from twoplustwo.tables.pages import all_huge, huge_page_bytes
 
     report = huge_page_bytes(t)
     if report is not None:
@@ -235,8 +235,8 @@ def _huge_summary(report: dict[str, tuple[int, int]]) -> str:
 
 
 def _cmd_warm(args: argparse.Namespace) -> int:
-    from .pages import all_huge, huge_page_bytes, warm
-    from .tables import default_path, load_tables
+    from twoplustwo.tables.load import default_path, load_tables
+    from twoplustwo.tables.pages import all_huge, huge_page_bytes, warm
 
     root = default_path()
     t = load_tables(root)
@@ -260,8 +260,8 @@ def _cmd_warm(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from .histograms import histogram
-    from .tables import default_path, load_tables
+    from twoplustwo.hands.histograms import histogram
+    from twoplustwo.tables.load import default_path, load_tables
 
     t0 = time.perf_counter()
     t = load_tables(default_path(), verify=True)
@@ -296,7 +296,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_enumerate(args: argparse.Namespace) -> int:
-    from .histograms import histogram
+    from twoplustwo.hands.histograms import histogram
 
     include = _card_list(args.include)
     dead = _card_list(args.dead)
@@ -350,7 +350,7 @@ def _cmd_equity(args: argparse.Namespace) -> int:
     method = "monte-carlo" if args.mc else "exact" if args.exact else "auto"
     if method == "exact" and (args.stderr is not None or args.samples is not None or args.seed is not None):
         raise ValueError("--stderr, --samples and --seed are for Monte Carlo; --exact takes none of them")
-    from .equity import equity, equity_table
+    from twoplustwo.odds.calculate import equity, equity_table
 
     results = equity(
         players,
@@ -371,7 +371,7 @@ def _cmd_equity(args: argparse.Namespace) -> int:
 
 
 def _cmd_range(args: argparse.Namespace) -> int:
-    from .ranges import N_COMBOS, parse_range
+    from twoplustwo.vocab.ranges import N_COMBOS, parse_range
 
     if args.per_line < 1:
         raise ValueError(f"--per-line must be at least 1, got {args.per_line}")
@@ -461,12 +461,12 @@ def _cmd_preflop(args: argparse.Namespace) -> int:
         raise ValueError("--csv and --png cannot both write to standard output (-)")
     from contextlib import ExitStack
 
-    from .atomic import check_target, write_file
+    from twoplustwo.tables.atomic import check_target, write_file
 
     for path, example in ((args.csv, "preflop.csv"), (args.png, "preflop.png")):
         if path is not None and not _is_stdout(path):
             check_target(path, example)  # a path it cannot write is refused before the work, not after
-    from .preflop import draw_png, preflop_matchups, preflop_table, preflop_vs_random, write_csv
+    from twoplustwo.odds.preflop import draw_png, preflop_matchups, preflop_table, preflop_vs_random, write_csv
 
     with ExitStack() as stack:
         executor = None
@@ -480,13 +480,13 @@ def _cmd_preflop(args: argparse.Namespace) -> int:
         else:
             results = preflop_vs_random(_classes(args.classes), **options)
     if _is_stdout(args.csv):
-        from .preflop import csv_bytes
+        from twoplustwo.odds.preflop import csv_bytes
 
         write_file(_stdout_fd(), [csv_bytes(results)])
     elif args.csv:
         write_csv(results, args.csv)
     if _is_stdout(args.png):
-        from .preflop import png_bytes
+        from twoplustwo.odds.preflop import png_bytes
 
         write_file(_stdout_fd(), [png_bytes(results)])
     elif args.png:
@@ -497,7 +497,7 @@ def _cmd_preflop(args: argparse.Namespace) -> int:
 
 
 def _cmd_install_tables(args: argparse.Namespace) -> int:
-    from .bundle import install_bundle
+    from twoplustwo.tables.bundle import install_bundle
 
     path = install_bundle(args.bundle, to=args.to)
     print(f"tables installed to {path}")
@@ -505,8 +505,8 @@ def _cmd_install_tables(args: argparse.Namespace) -> int:
 
 
 def _cmd_export_handranks(args: argparse.Namespace) -> int:
-    from .atomic import check_target
-    from .handranks import write_handranks
+    from twoplustwo.hands.handranks import write_handranks
+    from twoplustwo.tables.atomic import check_target
 
     start = time.perf_counter()
     target = _stdout_fd() if _is_stdout(args.out) else check_target(args.out, "HandRanks.dat")

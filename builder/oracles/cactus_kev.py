@@ -12,7 +12,7 @@ Flushes and straight flushes are looked up in ``FLUSHES[mask]``; hands of five
 distinct ranks (high card, straight) in ``UNIQUE5[mask]``; the other 4,888
 classes, which all repeat a rank, by binary search of their prime product in
 ``PRODUCTS``. The tables hold the common value ``7463 - Cactus Kev rank``
-and are derived from the code table :data:`twoplustwo.values.CODES`.
+and are derived from the code table :data:`twoplustwo.vocab.values.CODES`.
 
 Six and seven cards take the best of their 6 or 21 five-card subsets.
 
@@ -29,7 +29,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.values import CODES, N_VALUES
+from twoplustwo.vocab.values import CODES, N_VALUES
 
 from ._input import as_hands
 

@@ -15,7 +15,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.values import value_from_code
+from twoplustwo.vocab.values import value_from_code
 
 from ._input import as_hands
 

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from .format import MANIFEST, MAX_MANIFEST_BYTES, TableError, file_kind, parse_manifest, role_dag
+from twoplustwo.tables.format import MANIFEST, MAX_MANIFEST_BYTES, TableError, file_kind, parse_manifest, role_dag
 
 fcntl: ModuleType | None
 try:

@@ -15,7 +15,7 @@ it enumerates. Two routes give the same counts:
   the boards where all its combos are live. A board is thus walked once per
   combo, not once per deal.
 
->>> from twoplustwo.ranges import parse_range
+>>> from twoplustwo.vocab.ranges import parse_range
 >>> kings, aces = parse_range("KK"), parse_range("AA")
 >>> found, weight = deals([(kings.combos, kings.weights), (aces.combos, aces.weights)], [0, 21, 30, 35], [])
 >>> found.counts.sum(axis=0).tolist()  # per player: wins, ties, shares (KK vs AA on 2c 7d 9h Ts)
@@ -36,11 +36,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from . import pool
-from .games import HOLDEM, resolve
-from .progress import progress
-from .ranges import combo_indices
-from .tables import Tables, get_tables
+from twoplustwo.kernels import pool
+from twoplustwo.progress import progress
+from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.vocab.games import HOLDEM, resolve
+from twoplustwo.vocab.ranges import combo_indices
 
 __all__ = [
     "COUNTER_BYTES",
@@ -114,7 +114,7 @@ def _masks(combos: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint64]:
 def count_deals(players: Sequence[npt.NDArray[np.integer[Any]]], limit: int = MAX_DEALS) -> int:
     """How many deals give every player one of their combos with no card shared; ``limit + 1`` if more.
 
-    >>> from twoplustwo.ranges import parse_range
+    >>> from twoplustwo.vocab.ranges import parse_range
     >>> count_deals([parse_range("AA").combos, parse_range("AKs").combos])  # 6 x 4, less the 3 x 4 sharing an ace
     12
     """
@@ -392,7 +392,7 @@ def hands(
                 # C: nested loops over the free cards, each prefix walked once.
                 walker.draw_values(starts[i], depth, free, values[i])
         else:
-            from .draws import Draws
+            from twoplustwo.kernels.draws import Draws
 
             tail = Draws(rest, missing)
             r0, r1 = tail.rows()

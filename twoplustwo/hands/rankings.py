@@ -18,12 +18,12 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .cards import format_cards, parse_cards
-from .draws import Cards
-from .games import HOLDEM, check_game, resolve
-from .prefix import prefix
-from .ranges import COMBOS, N_COMBOS
-from .tables import Tables, get_tables
+from twoplustwo.hands.prefixes import prefix
+from twoplustwo.kernels.draws import Cards
+from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.vocab.cards import format_cards, parse_cards
+from twoplustwo.vocab.games import HOLDEM, check_game, resolve
+from twoplustwo.vocab.ranges import COMBOS, N_COMBOS
 
 __all__ = ["rank_hands"]
 

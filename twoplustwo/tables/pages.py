@@ -40,8 +40,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .format import open_regular
-from .tables import HUGE_PAGE, Tables, default_path, load_tables
+from twoplustwo.tables.format import open_regular
+from twoplustwo.tables.load import HUGE_PAGE, Tables, default_path, load_tables
 
 __all__ = ["HUGE_PAGE", "all_huge", "huge_page_bytes", "uncache", "warm"]
 
@@ -116,7 +116,7 @@ def uncache(path: str | os.PathLike[str]) -> None:
     cached, as they are; nothing about the file changes. Where the system
     has no ``posix_fadvise``, it only syncs. Anything but a regular file
     (a FIFO, which a plain open would wait on forever) raises
-    :class:`~twoplustwo.format.TableError`.
+    :class:`~twoplustwo.tables.format.TableError`.
     """
     fd = open_regular(path)
     try:
@@ -139,7 +139,7 @@ def warm(path: str | os.PathLike[str] | None = None) -> dict[str, tuple[int, int
     this process maps (the default set of :func:`twoplustwo.get_tables`
     included), stay as they are.
 
-    ``path`` defaults to :func:`twoplustwo.tables.default_path`.
+    ``path`` defaults to :func:`twoplustwo.tables.load.default_path`.
     """
     root = Path(path) if path is not None else default_path()
     t = load_tables(root)

@@ -27,9 +27,9 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from . import exact
-from .omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
-from .tables import Tables, get_tables
+from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
+from twoplustwo.odds import exact
+from twoplustwo.tables.load import Tables, get_tables
 
 __all__ = ["HILO_UNIT", "boards", "counts", "hilo_shares"]
 

@@ -20,7 +20,7 @@ numbers) and writes the array column by column. That takes zstd from about
 short-deck games' files included). ``raw`` stores data unchanged.
 
 A bundle names nothing of the target: every file it installs is named
-by content (:func:`twoplustwo.publish.content_name`) and its member is that
+by content (:func:`twoplustwo.tables.publish.content_name`) and its member is that
 name, a dot and its transform; anything else is refused before a file is
 written. :func:`install_bundle` streams the bundle in bounded memory (a few
 tens of MB, whatever the bundle declares): the frame must carry a checksum, no
@@ -28,7 +28,7 @@ member may exceed what its manifest entry declares, little may follow the
 tar's end, and each file goes to disk as it arrives. It writes every file
 into a staging directory in the target, checks each against the manifest's
 sha256 and the loader's own checks, and only then publishes it the way the
-builder does (:mod:`twoplustwo.publish`): files first, ``manifest.json``
+builder does (:mod:`twoplustwo.tables.publish`): files first, ``manifest.json``
 last in one rename. Readers and an interrupted install therefore only ever
 see the previous table set or the new one.
 
@@ -55,10 +55,17 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
-from .format import FORMAT_VERSION, MANIFEST, MAX_MANIFEST_BYTES, TableError, check_shapes, parse_manifest
-from .pages import uncache
-from .publish import content_name, discard, new_staging, publish
-from .tables import default_path, load_tables
+from twoplustwo.tables.format import (
+    FORMAT_VERSION,
+    MANIFEST,
+    MAX_MANIFEST_BYTES,
+    TableError,
+    check_shapes,
+    parse_manifest,
+)
+from twoplustwo.tables.load import default_path, load_tables
+from twoplustwo.tables.pages import uncache
+from twoplustwo.tables.publish import content_name, discard, new_staging, publish
 
 __all__ = [
     "BUNDLE_INDEX",

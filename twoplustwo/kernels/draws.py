@@ -5,7 +5,7 @@ cards every hand holds, the cards none may hold, and the free cards the
 rest of a hand is drawn from. :class:`Draws` lists every t-card draw
 (t = 1..5) from a set of free cards in lexicographic order, and walks the
 draws from one DAG node with shared prefixes walked once: ordered
-iteration (:mod:`twoplustwo.iterate`) and equity (:mod:`twoplustwo.equity`)
+iteration (:mod:`twoplustwo.hands.iterate`) and equity (:mod:`twoplustwo.equity`)
 both stand on it.
 
 >>> space = HandSpace(7, include="As Ah", dead="Kd Kc")
@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import pool
-from .cards import CardLike, format_cards, parse_cards
-from .games import HOLDEM, Game, resolve
-from .tables import Tables, get_tables
+from twoplustwo.kernels import pool
+from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.vocab.cards import CardLike, format_cards, parse_cards
+from twoplustwo.vocab.games import HOLDEM, Game, resolve
 
 __all__ = ["MAX_DRAW", "Cards", "Draws", "HandSpace", "Subsets", "check_space", "subsets", "take_into"]
 

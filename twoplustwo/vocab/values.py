@@ -44,8 +44,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .games import CATEGORY_NAMES, HOLDEM, Game, resolve
-from .tables import Tables
+from twoplustwo.tables.load import Tables
+from twoplustwo.vocab.games import CATEGORY_NAMES, HOLDEM, Game, resolve
 
 __all__ = [
     "HAND_COUNTS",

@@ -46,13 +46,13 @@ from typing import Any, NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from . import pool
-from .atomic import check_target, write_file
-from .exact import draw_index
-from .outcomes import PlayerEquity, equity_table
-from .progress import progress
-from .ranges import COMBOS, HAND_CLASSES, N_COMBOS, class_combos, combo_indices
-from .tables import Tables, get_tables, load_tables
+from twoplustwo.kernels import pool
+from twoplustwo.odds.exact import draw_index
+from twoplustwo.odds.results import PlayerEquity, equity_table
+from twoplustwo.progress import progress
+from twoplustwo.tables.atomic import check_target, write_file
+from twoplustwo.tables.load import Tables, get_tables, load_tables
+from twoplustwo.vocab.ranges import COMBOS, HAND_CLASSES, N_COMBOS, class_combos, combo_indices
 
 __all__ = [
     "BOARDS_HEADS_UP",
@@ -352,7 +352,7 @@ def _count_block(values: npt.NDArray[np.uint16], weights: npt.NDArray[np.int64],
 def _count_boards(
     boards: npt.NDArray[np.uint8], weights: npt.NDArray[np.int64], plan: _Plan, tables: Tables
 ) -> npt.NDArray[np.int64]:
-    from .rankings import rank_hands
+    from twoplustwo.hands.rankings import rank_hands
 
     total = np.zeros((2, len(plan.targets)), dtype=np.int64)
     values = np.empty((_STEP, N_COMBOS), dtype=np.uint16)
@@ -389,7 +389,7 @@ def preflop_vs_random(
     ``classes`` is a sequence of :data:`~twoplustwo.HAND_CLASSES` names
     (``"AA"``, ``"AKs"``, ``"72o"``; either case) or ``None`` for all 169;
     the result maps each class's :data:`~twoplustwo.HAND_CLASSES` spelling,
-    in the order asked, to a :class:`~twoplustwo.outcomes.PlayerEquity` per
+    in the order asked, to a :class:`~twoplustwo.odds.results.PlayerEquity` per
     combo of the class (every combo of a class scores the same): ``games`` is
     :data:`GAMES_VS_RANDOM` = 2,097,572,400 (each opponent combo that shares
     no card, each board of the other 48 cards), ``wins`` and ``ties`` exact
@@ -508,7 +508,7 @@ def _pair_keys(
 
 def _matchup_counts(keys: npt.NDArray[np.int64], tables: Tables) -> npt.NDArray[np.int64]:
     """(n, 3): the first combo's wins, the ties and the second's wins of each keyed deal, over every board."""
-    from .equity import equity
+    from twoplustwo.odds.calculate import equity
 
     out = np.empty((len(keys), 3), dtype=np.int64)
     for i, key in enumerate(keys.tolist()):
@@ -641,7 +641,7 @@ def write_csv(results: _VsRandom | _Grid, path: str | os.PathLike[str]) -> None:
     the counts as integers and the equity as the shortest decimal that reads
     back as the same float. The file is written beside ``path`` and then
     renamed over it, so a reader never sees half of it (a symbolic link,
-    a FIFO or a character device as :mod:`twoplustwo.atomic` says).
+    a FIFO or a character device as :mod:`twoplustwo.tables.atomic` says).
     """
     data = csv_bytes(results)
     write_file(check_target(path, "preflop.csv"), [data])
@@ -670,7 +670,7 @@ def draw_png(results: _VsRandom, path: str | os.PathLike[str], *, title: str | N
     matplotlib (``pip install 'twoplustwo[plot]'``) and draws with its Agg
     backend, leaving pyplot's state alone. The file is written beside
     ``path`` and renamed over it (a symbolic link, a FIFO or a character
-    device as :mod:`twoplustwo.atomic` says).
+    device as :mod:`twoplustwo.tables.atomic` says).
     """
     data = png_bytes(results, title=title)
     write_file(check_target(path, "preflop.png"), [data])

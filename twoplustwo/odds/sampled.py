@@ -4,7 +4,7 @@
 and weighted ranges alike, by sampling games: a combo for every player
 and a completion of the board. It plays Hold'em, short deck (either rules)
 and Omaha (4 to 6 hole cards, high or hi/lo eight or better, pots split as
-:mod:`twoplustwo.omaha_equity` splits them).
+:mod:`twoplustwo.odds.omaha` splits them).
 
 >>> aces = (np.array([[51, 50]], dtype=np.uint8), np.ones(1))  # As Ah
 >>> kings = (np.array([[47, 46]], dtype=np.uint8), np.ones(1))  # Ks Kh
@@ -53,16 +53,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from . import pool
-from .cards import format_cards
-from .evaluate import evaluate_batch
-from .exact import SHARES, SPLIT
-from .games import GAMES, HOLDEM, resolve
-from .omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
-from .omaha_equity import HILO_UNIT, hilo_shares
-from .outcomes import PlayerEquity
-from .progress import progress
-from .tables import Tables, get_tables
+from twoplustwo.hands.batch import evaluate_batch
+from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
+from twoplustwo.kernels import pool
+from twoplustwo.odds.exact import SHARES, SPLIT
+from twoplustwo.odds.omaha import HILO_UNIT, hilo_shares
+from twoplustwo.odds.results import PlayerEquity
+from twoplustwo.progress import progress
+from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.vocab.cards import format_cards
+from twoplustwo.vocab.games import GAMES, HOLDEM, resolve
 
 __all__ = [
     "BATCH",

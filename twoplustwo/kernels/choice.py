@@ -1,6 +1,6 @@
 """Which implementation runs the hot paths: the C extension or the numpy reference.
 
-The C backend (``twoplustwo._core``) is built by ``pip install`` and ``make``
+The C backend (``twoplustwo.kernels._core``) is built by ``pip install`` and ``make``
 when a compiler is there; the numpy path is always there and stays the
 reference the C path is tested against. ``$TWOPLUSTWO_BACKEND`` chooses:
 ``numpy`` forces the numpy path, ``c`` insists on the C one (an
@@ -25,7 +25,7 @@ BACKENDS = ("c", "numpy")
 
 def _import_core() -> ModuleType | None:
     try:
-        from . import _core
+        from twoplustwo.kernels import _core
     except ImportError:
         return None
     module: ModuleType = _core
@@ -49,7 +49,7 @@ def core() -> ModuleType | None:
         return None
     if choice == "c" and _core_module is None:
         raise ImportError(
-            f"${ENV_VAR}=c, but the C extension twoplustwo._core was not built "
+            f"${ENV_VAR}=c, but the C extension twoplustwo.kernels._core was not built "
             "(reinstall with a C compiler, or unset the variable to use the numpy path)"
         )
     return _core_module

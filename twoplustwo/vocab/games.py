@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from functools import cached_property
 from math import comb
 
-from .format import MANIFEST, TableError, layer_role
-from .tables import Tables, get_tables
+from twoplustwo.tables.format import MANIFEST, TableError, layer_role
+from twoplustwo.tables.load import Tables, get_tables
 
 # typing itself costs milliseconds to import, which a fresh process's first
 # evaluate() would pay: its names are for the type checker only.
@@ -55,7 +55,7 @@ HOLDEM = "holdem"
 GAMES: tuple[str, ...] = (HOLDEM, "short-deck", "short-deck-classic")
 
 #: The nine categories as the manifest names them, in hold'em's order
-#: (the order of :class:`~twoplustwo.values.Category`).
+#: (the order of :class:`~twoplustwo.vocab.values.Category`).
 CATEGORY_NAMES: tuple[str, ...] = (
     "high card", "pair", "two pair", "three of a kind", "straight",
     "flush", "full house", "four of a kind", "straight flush",
@@ -148,7 +148,7 @@ class Game:
             return  # the whole deck: every card 0..51 is in it
         for i, c in enumerate(cards):
             if c < low:
-                from .cards import format_card
+                from twoplustwo.vocab.cards import format_card
 
                 raise ValueError(f"{what} {i} ({format_card(c)!r}): {self.not_in_deck()}")
 

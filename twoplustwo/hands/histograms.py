@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from .draws import Cards, HandSpace
-from .games import HOLDEM
-from .tables import Tables
+from twoplustwo.kernels.draws import Cards, HandSpace
+from twoplustwo.tables.load import Tables
+from twoplustwo.vocab.games import HOLDEM
 
 __all__ = ["histogram"]
 

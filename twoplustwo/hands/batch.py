@@ -24,12 +24,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import pool
-from .cards import CardLike, format_card, format_cards, parse_cards
-from .format import TableError
-from .games import HOLDEM, Game, check_game, resolve
-from .single import evaluate
-from .tables import Tables, get_tables
+from twoplustwo.hands.single import evaluate
+from twoplustwo.kernels import pool
+from twoplustwo.tables.format import TableError
+from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.vocab.cards import CardLike, format_card, format_cards, parse_cards
+from twoplustwo.vocab.games import HOLDEM, Game, check_game, resolve
 
 __all__ = ["as_hands", "best_five", "evaluate", "evaluate_batch", "walk", "walk_batch"]
 
@@ -131,7 +131,7 @@ def walk(
 ) -> npt.NDArray[np.unsignedinteger]:
     """Walk each row of ``h`` down ``layers``: the last layer's entries (no checks).
 
-    >>> from twoplustwo.tables import get_tables
+    >>> from twoplustwo.tables.load import get_tables
     >>> walk(get_tables().layers("dag5"), np.array([[51, 47, 43, 39, 35]])).tolist()
     [7462]
     """

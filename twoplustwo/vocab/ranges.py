@@ -19,7 +19,7 @@ An item is one of:
 * ``A2s+`` raises the kicker up to one below the top card (``A2s`` .. ``AKs``),
   ``K9o-K6o`` covers the kickers between its ends inclusive (either order);
 * a hand ``AhKh``: two cards of two characters each, as
-  :func:`twoplustwo.cards.parse_card` spells them.
+  :func:`twoplustwo.vocab.cards.parse_card` spells them.
 
 Ranks are ``2``-``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``, ``A``, and every
 letter may be in either case (``aks`` is ``AKs``). Items between ``[w]`` and
@@ -65,7 +65,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .cards import RANKS, SUITS, CardLike, parse_card, parse_cards
+from twoplustwo.vocab.cards import RANKS, SUITS, CardLike, parse_card, parse_cards
 
 __all__ = [
     "COMBOS",

@@ -247,7 +247,7 @@ def parse_manifest(text: str, where: str | os.PathLike[str] = MANIFEST, *, stric
     >>> parse_manifest('{"format_version": 99}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    twoplustwo.format.TableError: manifest.json: format version 99, this twoplustwo reads version 1 (rebuild ...)
+    twoplustwo.tables.format.TableError: manifest.json: format version 99, this twoplustwo reads version 1 (rebuild ...)
     """
     m = _load_json(text, where)
     if not isinstance(m, dict):

@@ -1,4 +1,4 @@
-/* twoplustwo._core: the hot loops of the runtime in C99 against the CPython API.
+/* twoplustwo.kernels._core: the hot loops of the runtime in C99 against the CPython API.
  *
  * A Walker holds pointers into one table set's mapped arrays (it keeps the
  * Python objects that own them alive) and walks hands down a DAG, one lookup
@@ -479,7 +479,7 @@ static PyObject *Walker_evaluate(Walker *self, PyObject *const *args, Py_ssize_t
 
 /* The default table set's walker, its other games' walkers by name, and
  * the Python evaluate that does the rest (parsing, errors, other table
- * sets), set by twoplustwo.tables and twoplustwo.single. */
+ * sets), set by twoplustwo.tables.load and twoplustwo.hands.single. */
 static PyObject *default_walker = NULL;
 static PyObject *game_walkers = NULL; /* dict: game name -> Walker of the default set */
 static PyObject *last_game = NULL, *last_walker = NULL; /* the last game= name evaluate met, and its walker */
@@ -564,7 +564,7 @@ static PyObject *core_evaluate(PyObject *module, PyObject *const *args, Py_ssize
         Py_DECREF(value);
     }
     if (fallback == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "twoplustwo._core.evaluate has no fallback set");
+        PyErr_SetString(PyExc_RuntimeError, "twoplustwo.kernels._core.evaluate has no fallback set");
         return NULL;
     }
     return PyObject_Vectorcall(fallback, args, nargsf, kwnames);
@@ -1822,7 +1822,7 @@ static PyMethodDef Walker_methods[] = {
 
 static PyTypeObject WalkerType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "twoplustwo._core.Walker",
+    .tp_name = "twoplustwo.kernels._core.Walker",
     .tp_doc = "Walks hands down one table set's DAGs (C backend).",
     .tp_basicsize = sizeof(Walker),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -1834,7 +1834,7 @@ static PyTypeObject WalkerType = {
 static PyMethodDef core_functions[] = {
     {"evaluate", (PyCFunction)(void (*)(void))core_evaluate, METH_FASTCALL | METH_KEYWORDS,
      "evaluate(cards, *, game=\"holdem\", tables=None) -> int: value of one hand of 5, 6 or 7 cards.\n\n"
-     "See twoplustwo.evaluate.evaluate for the arguments and errors; this is its C entry point."},
+     "See twoplustwo.evaluate for the arguments and errors; this is its C entry point."},
     {"set_default", core_set_default, METH_O, "set_default(walker): the default tables' walker, or None"},
     {"set_fallback", core_set_fallback, METH_O, "set_fallback(fn): the Python evaluate for everything else"},
     {"set_game", (PyCFunction)(void (*)(void))core_set_game, METH_FASTCALL,

@@ -30,9 +30,9 @@ import weakref
 from collections.abc import Mapping
 from functools import cached_property
 
-from . import pool
-from .backend import core, extension
-from .format import (
+from twoplustwo.kernels import pool
+from twoplustwo.kernels.choice import core, extension
+from twoplustwo.tables.format import (
     DAGS,
     MANIFEST,
     MAX_MANIFEST_BYTES,
@@ -95,7 +95,8 @@ def _default_dir() -> str:
     env = os.environ.get(ENV_VAR)
     if env:
         return env
-    checkout = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    # This file is <checkout>/twoplustwo/tables/load.py.
+    checkout = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
     if os.path.isfile(os.path.join(checkout, "pyproject.toml")):
         return os.path.join(checkout, "tables")
     cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -133,7 +134,7 @@ class Tables:
         self.buffers = buffers
         self._layers: dict[str, list[Array]] = {}
         self._views: dict[str, list[memoryview]] = {}
-        #: The games asked of this set, by name, as :func:`twoplustwo.games.resolve` reads them once.
+        #: The games asked of this set, by name, as :func:`twoplustwo.vocab.games.resolve` reads them once.
         self.games: dict[str, Any] = {}
 
     @cached_property
@@ -268,7 +269,7 @@ _MADV_HUGEPAGE: int | None = getattr(mmap, "MADV_HUGEPAGE", None)
 _MADV_RANDOM: int = getattr(mmap, "MADV_RANDOM", 1)
 
 #: Mappings this large or larger are advised to use huge pages (2 MiB on
-#: x86-64 and most ARM systems); see :mod:`twoplustwo.pages`.
+#: x86-64 and most ARM systems); see :mod:`twoplustwo.tables.pages`.
 HUGE_PAGE = 2 * 1024 * 1024
 
 
@@ -306,7 +307,7 @@ def _map(fd: int, size: int, path: str) -> memoryview:
     if size >= HUGE_PAGE and _MADV_HUGEPAGE is not None and _libc.madvise(addr, size, _MADV_HUGEPAGE) == 0:
         # A page not yet cached is then read in a 2 MiB piece, and mapped
         # with a 2 MiB page: random walks of dag7 miss the TLB far less
-        # (twoplustwo.pages). No readahead past that piece: walks are
+        # (twoplustwo.tables.pages). No readahead past that piece: walks are
         # random, and readahead that goes on from a read begun elsewhere
         # (another open file's) would read the rest in small pieces.
         # Advice only: a system that takes none maps as before.

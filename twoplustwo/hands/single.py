@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .backend import core, extension
-from .cards import CardLike, parse_cards
-from .games import HOLDEM, Game, resolve
-from .tables import HandViews, Tables, get_tables
+from twoplustwo.kernels.choice import core, extension
+from twoplustwo.tables.load import HandViews, Tables, get_tables
+from twoplustwo.vocab.cards import CardLike, parse_cards
+from twoplustwo.vocab.games import HOLDEM, Game, resolve
 
 # typing itself costs milliseconds to import, which a fresh process's first
 # evaluate() would pay: its names are for the type checker only.

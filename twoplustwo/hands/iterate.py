@@ -29,10 +29,10 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from . import pool
-from .draws import MAX_DRAW, Cards, Draws, HandSpace, check_space
-from .games import HOLDEM, resolve
-from .tables import Tables
+from twoplustwo.kernels import pool
+from twoplustwo.kernels.draws import MAX_DRAW, Cards, Draws, HandSpace, check_space
+from twoplustwo.tables.load import Tables
+from twoplustwo.vocab.games import HOLDEM, resolve
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "count_hands", "iter_hands"]
 
@@ -201,7 +201,7 @@ def iter_hands(
     their ``(M,)`` uint16 values; concatenated, the chunks list each hand
     once, in lexicographic order of the card tuples. Every chunk has
     ``chunk_size`` rows except perhaps the last. ``include`` and ``dead``
-    are cards as :func:`~twoplustwo.cards.parse_cards` reads them; they
+    are cards as :func:`~twoplustwo.vocab.cards.parse_cards` reads them; they
     must not overlap. Hands come from ``game``'s deck (``game`` as for
     :func:`~twoplustwo.evaluate`): C(36, n) of them in short deck, whose
     include and dead cards must be of its deck too. Chunks are computed

@@ -32,13 +32,14 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from . import exact, pool
-from .cards import check_disjoint, format_cards, parse_cards
-from .draws import Cards
-from .games import GAMES, HOLDEM, resolve
-from .outcomes import PlayerEquity, equity_table
-from .ranges import Range, parse_range
-from .tables import Tables
+from twoplustwo.kernels import pool
+from twoplustwo.kernels.draws import Cards
+from twoplustwo.odds import exact
+from twoplustwo.odds.results import PlayerEquity, equity_table
+from twoplustwo.tables.load import Tables
+from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_cards
+from twoplustwo.vocab.games import GAMES, HOLDEM, resolve
+from twoplustwo.vocab.ranges import Range, parse_range
 
 __all__ = [
     "AUTO_EXACT_WORK",
@@ -172,7 +173,7 @@ def equity(
     player with no card shared, with every completion of the board, each
     counted once and weighted by the product of its combos' weights.
     ``method="monte-carlo"`` samples games from the same distribution
-    (:mod:`twoplustwo.montecarlo`), reproducibly for a given ``seed``, until
+    (:mod:`twoplustwo.odds.sampled`), reproducibly for a given ``seed``, until
     every player's standard error is at most ``stderr`` or after
     ``samples`` games. ``method="auto"`` (the default) enumerates hands
     always, and ranges when the work is at most :data:`AUTO_EXACT_WORK`;
@@ -189,12 +190,12 @@ def equity(
 
     Memory: hands alone take 2 bytes per player and board for the call; the
     first such call also builds the process's index of card subsets
-    (:func:`twoplustwo.draws.subsets`, 65 MiB) on the numpy path, kept for
+    (:func:`twoplustwo.kernels.draws.subsets`, 65 MiB) on the numpy path, kept for
     later calls and for :func:`~twoplustwo.iter_hands`. Ranges take 2 bytes
     per distinct combo and board of a block (at most C(50, 3) boards) per
     thread, and counters of 24 bytes per player and deal, a set per group
     of boards counted side by side: all sets at most
-    :data:`~twoplustwo.exact.COUNTER_BYTES` (1 GiB), or one set when that
+    :data:`~twoplustwo.odds.exact.COUNTER_BYTES` (1 GiB), or one set when that
     alone is more, whatever ``threads``. Ctrl-C stops an enumeration within
     one short step and leaves the threads idle.
 
@@ -277,8 +278,8 @@ def _sample(
     workers: int,
     quiet: bool,
 ) -> list[PlayerEquity]:
-    """Monte Carlo equity (:mod:`twoplustwo.montecarlo`) of the checked players."""
-    from .montecarlo import monte_carlo
+    """Monte Carlo equity (:mod:`twoplustwo.odds.sampled`) of the checked players."""
+    from twoplustwo.odds.sampled import monte_carlo
 
     return monte_carlo(
         [(p.combos, p.weights) for p in parsed],
@@ -312,7 +313,7 @@ def _omaha(
     """Omaha equity of hands: enumerated when small enough (or asked), else sampled."""
     from math import comb
 
-    from . import omaha_equity
+    from twoplustwo.odds import omaha as omaha_equity
 
     holes = [p.combos[0].tolist() for p in parsed]
     if method == "auto":

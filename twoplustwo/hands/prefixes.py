@@ -31,12 +31,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from . import pool
-from .cards import check_disjoint, format_cards, parse_cards
-from .draws import Cards
-from .evaluate import as_hands, walk_batch
-from .games import HOLDEM, Game, check_game, resolve
-from .tables import Tables, get_tables
+from twoplustwo.hands.batch import as_hands, walk_batch
+from twoplustwo.kernels import pool
+from twoplustwo.kernels.draws import Cards
+from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_cards
+from twoplustwo.vocab.games import HOLDEM, Game, check_game, resolve
 
 __all__ = ["MAX_PREFIX", "Prefix", "prefix"]
 

@@ -34,11 +34,11 @@ from typing import Any, overload
 import numpy as np
 import numpy.typing as npt
 
-from .atomic import check_target, write_file
-from .format import TableError
-from .progress import progress
-from .tables import Tables, get_tables
-from .values import CATEGORY_FIRST, CATEGORY_LAST, N_VALUES
+from twoplustwo.progress import progress
+from twoplustwo.tables.atomic import check_target, write_file
+from twoplustwo.tables.format import TableError
+from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.vocab.values import CATEGORY_FIRST, CATEGORY_LAST, N_VALUES
 
 __all__ = ["export_handranks", "handranks_value", "value_from_handranks"]
 
@@ -197,7 +197,7 @@ def export_handranks(path: str | os.PathLike[str], *, tables: Tables | None = No
     removes the temporary file and leaves whatever was at ``path``
     untouched. A symbolic link at ``path`` is followed and its target
     written so; a FIFO or a character device is written into, never
-    replaced (:mod:`twoplustwo.atomic`). A progress bar goes to stderr on a
+    replaced (:mod:`twoplustwo.tables.atomic`). A progress bar goes to stderr on a
     terminal unless ``quiet``.
     """
     target = check_target(path, "HandRanks.dat")

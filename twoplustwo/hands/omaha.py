@@ -37,11 +37,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from . import pool
-from .backend import core as c_backend
-from .cards import check_disjoint, parse_cards
-from .draws import Cards
-from .tables import Tables, get_tables
+from twoplustwo.kernels import pool
+from twoplustwo.kernels.choice import core as c_backend
+from twoplustwo.kernels.draws import Cards
+from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.vocab.cards import check_disjoint, parse_cards
 
 __all__ = [
     "HOLE_SIZES",

@@ -1,0 +1,1 @@
+"""Hands: single and batch evaluation, prefixes, rankings, iteration, histograms, Omaha, HandRanks export."""

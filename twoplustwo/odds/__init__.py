@@ -1,0 +1,1 @@
+"""Equity: the entry point, exact enumeration, Monte Carlo sampling, results, preflop tables, Omaha."""

@@ -1,0 +1,1 @@
+"""Table sets: the format, loading and mapping, pages, publishing, bundles and atomic output files."""

@@ -1,0 +1,1 @@
+"""The vocabulary: cards, hand values, games and range notation."""
