@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 all: tables
 
 # Two distributions: the runtime (this folder) and the builder (builder/).
-# setuptools and wheel in the venv let tests/test_house.py build both wheels offline.
+# setuptools and wheel in the venv let tests/house/test_house.py build both wheels offline.
 $(STAMP): pyproject.toml builder/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip 'setuptools>=77' wheel
@@ -21,29 +21,30 @@ install: $(STAMP)
 tables: $(STAMP)
 	$(PY) -m twoplustwo_builder --if-missing
 
-# The whole suite, in two lanes, one per core: the first runs everything
-# but the builder's slow tests on the C backend (the default where it was
-# built); the second runs the runtime's own tests on the numpy reference
-# path, then the builder's tests and a few slow ones of the default backend. The second lane's report follows the first's.
-NUMPY_TESTS := twoplustwo tests/test_runtime.py tests/test_fuzz.py tests/test_tables.py tests/test_process_safety.py \
-	tests/test_equity.py tests/test_prefix.py tests/test_exhaustive.py tests/test_omaha.py
-BUILDER_TESTS := tests/test_build_interrupts.py tests/test_builder.py tests/test_short_deck_tables.py
-# Slow tests of the default backend that even out the lanes, after the builder's.
-SECOND_LANE_TESTS := $(BUILDER_TESTS) tests/test_preflop.py tests/test_c_reader.py
+# The whole suite, in two lanes, one per core. The tests are grouped like
+# the code (tests/<folder> for twoplustwo/<folder>). The first lane runs the
+# runtime's tests, its doctests and the README on the default backend (C
+# where it was built). The second runs the hands and odds tests again on
+# the numpy reference path, then the builder's tests; its report follows
+# the first's.
+RUNTIME_TESTS := README.md twoplustwo tests/vocab tests/tables tests/kernels tests/hands tests/odds tests/cli \
+	tests/spec tests/house
+NUMPY_TESTS := twoplustwo tests/hands tests/odds
+BUILDER_TESTS := builder tests/builder
 test: tables
 	@log=$$(mktemp); \
 	( TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(NUMPY_TESTS); n=$$?; \
-	  $(PY) -m pytest -q -p no:cacheprovider $(SECOND_LANE_TESTS); b=$$?; \
+	  $(PY) -m pytest -q -p no:cacheprovider $(BUILDER_TESTS); b=$$?; \
 	  test $$n -eq 0 && test $$b -eq 0 ) > $$log 2>&1 & second=$$!; \
-	$(PY) -m pytest -q $(addprefix --ignore=,$(SECOND_LANE_TESTS)); first=$$?; \
+	$(PY) -m pytest -q $(RUNTIME_TESTS); first=$$?; \
 	wait $$second; s=$$?; \
-	echo "== second lane: the runtime's tests on the numpy backend (TWOPLUSTWO_BACKEND=numpy), then the builder's, preflop and C reader tests =="; \
+	echo "== second lane: tests/hands and tests/odds on the numpy backend (TWOPLUSTWO_BACKEND=numpy), then the builder's tests =="; \
 	cat $$log; rm -f $$log; \
 	test $$first -eq 0 && test $$s -eq 0
 
 # The C core built with -fsanitize=address,undefined, exercised in a child Python.
 test-asan: tables
-	$(PY) -m pytest -q tests/test_backends.py -k "sanitizers or compiles"
+	$(PY) -m pytest -q tests/kernels/test_backends.py -k "sanitizers or compiles"
 
 # Everything but the tests marked slow: a quick check while editing.
 test-fast: tables

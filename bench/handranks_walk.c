@@ -77,7 +77,7 @@ static const unsigned char *map_whole(const char *path, uint64_t *size) {
     if (p == MAP_FAILED)
         fail("%s: cannot map (%s)", path, strerror(errno));
 #if defined(MADV_HUGEPAGE) && defined(MADV_RANDOM)
-    /* As the runtime maps (tables/README.md, R12): the export, uncached by
+    /* As the runtime maps (spec/README.md, R12): the export, uncached by
      * the bench after writing, comes in with 2 MiB pages as the layers do. */
     if (*size >= (uint64_t)2 << 20 && madvise(p, (size_t)*size, MADV_HUGEPAGE) == 0)
         (void)madvise(p, (size_t)*size, MADV_RANDOM);

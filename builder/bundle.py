@@ -1,7 +1,7 @@
 """``python -m twoplustwo_builder.bundle``: pack a table set into one compressed bundle.
 
 Writes ``dist/twoplustwo-tables-<format_version>.tar.zst`` (layout in
-:mod:`twoplustwo.tables.bundle` and ``tables/README.md``): every layer goes through
+:mod:`twoplustwo.tables.bundle` and ``spec/README.md``): every layer goes through
 the ``columns-delta`` transform, the small value arrays stay ``raw``, and
 the tar stream is compressed as one zstd frame at level 19 with a 16 MiB
 window, which finds the repeats between the 5-, 6- and 7-card DAGs' similar

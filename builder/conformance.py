@@ -1,6 +1,6 @@
 """Conformance fixtures for readers of the table format: ``python -m twoplustwo_builder.conformance``.
 
-Writes ``tables/conformance/`` (see its README.md): a tiny valid table set,
+Writes ``spec/conformance/`` (see its README.md): a tiny valid table set,
 damaged variants of it, each with the outcome a reader must give
 (``cases.json``), and hands in the card text notation with their values
 for the real tables (``vectors.txt``), each checked against an independent
@@ -154,7 +154,7 @@ class _Set:
         nodes = {dag: list(TINY_NODES[dag]) for dag in ("dag7", "dag6", "dag5")}
         manifest = {
             "format_version": 1,
-            "note": "conformance fixture: the tiny set of tables/conformance/README.md, not poker values",
+            "note": "conformance fixture: the tiny set of spec/conformance/README.md, not poker values",
             "nodes": nodes,
             "files": entries,
         }
@@ -649,7 +649,7 @@ def vectors_text(tables: Path) -> str:
             values[i] = v
     rng = _Rng(7)
     lines = [
-        "# twoplustwo conformance vectors: tables/README.md, format version 1.\n",
+        "# twoplustwo conformance vectors: spec/README.md, format version 1.\n",
         "# One hand per line: 5 to 7 cards in the card text notation (section 6.1) separated by spaces,\n",
         "# a tab, and the hand's value (section 7). Every correct table set gives these values.\n",
     ]
@@ -786,11 +786,11 @@ independent evaluator (`twoplustwo_builder.oracles.categoriser`).
 
 ## Readers that run them
 
-- Python: `tests/test_conformance.py` loads every case with
+- Python: `tests/spec/test_conformance.py` loads every case with
   `twoplustwo.load_tables(path)` and `load_tables(path, verify=True)` (the
   Python loader does not range-check; numpy's indexing is bounds-checked),
   and checks every vector.
-- C: `tests/test_c_reader.py` runs `examples/c/eval --check [--verify] DIR`
+- C: `tests/spec/test_c_reader.py` runs `examples/c/eval --check [--verify] DIR`
   on every case (it always range-checks) and `eval --vectors FILE DIR`, also
   built with the address and undefined-behaviour sanitizers.
 """
@@ -819,9 +819,9 @@ def readme_text(n_vectors: int) -> str:
 
 def _default_out() -> Path:
     checkout = Path(__file__).resolve().parent.parent
-    if (checkout / "pyproject.toml").is_file() and (checkout / "tables").is_dir():
-        return checkout / "tables" / "conformance"
-    return Path("tables") / "conformance"
+    if (checkout / "pyproject.toml").is_file() and (checkout / "spec").is_dir():
+        return checkout / "spec" / "conformance"
+    return Path("spec") / "conformance"
 
 
 def generate(out: Path, tables: Path) -> int:

@@ -1,7 +1,7 @@
 /*
  * eval.c: evaluate poker hands with the twoplustwo tables from C.
  *
- * A reader written from tables/README.md alone, in C99 with libc and POSIX
+ * A reader written from spec/README.md alone, in C99 with libc and POSIX
  * (open, mmap) only. It follows the reader checklist of section 11: it
  * parses manifest.json with a small strict JSON parser, checks every field,
  * maps each table file read-only after checking its .npy header and size,
@@ -53,7 +53,7 @@
  *
  *   eval [--verify] [--game NAME] --vectors FILE [TABLES_DIR]
  *       checks every "<cards>\t<value>" line of FILE (the format of
- *       tables/conformance/vectors.txt): in hold'em through both walks of
+ *       spec/conformance/vectors.txt): in hold'em through both walks of
  *       section 5.2, in another game through its DAG; exit status 1 if any
  *       value differs or any line is malformed.
  *
@@ -1046,7 +1046,7 @@ static void check_header(const char *path, const unsigned char *b, uint64_t size
     return;
 bad:
     die("%s: .npy header is not the one dict literal the format allows, padded with spaces and a newline "
-        "(tables/README.md, section 3)", path);
+        "(spec/README.md, section 3)", path);
 }
 
 /* Maps one file after checking its header and size; returns -1 if it is

@@ -1,7 +1,7 @@
 """The on-disk table format: the one thing the builder and the runtime share.
 
 A table set is a directory holding ``manifest.json`` and one ``.npy`` file
-per array (see ``tables/README.md`` for the full specification, whose
+per array (see ``spec/README.md`` for the full specification, whose
 reader checklist this module implements). This module names the format
 version, the roles, how a reader opens a file (:func:`open_regular`) and
 how a manifest and a file header are checked; it never touches numpy
@@ -309,7 +309,7 @@ def check_shapes(m: dict[str, Any], where: str | os.PathLike[str]) -> None:
     Node counts are checked for hold'em's DAGs and for the DAG of every
     game role listed; other keys of ``nodes`` are ignored. So is the
     ``games`` key: this version evaluates hold'em alone, and a game's
-    description must not stop hold'em from loading (tables/README.md,
+    description must not stop hold'em from loading (spec/README.md,
     section 13).
     """
     nodes = m.get("nodes")
@@ -381,7 +381,7 @@ def check_header(p: str | os.PathLike[str], f: dict[str, Any], data: Any) -> Non
     if found is None:
         raise TableError(
             f"{p}: .npy header {_show.repr(text)} is not the one dict literal the format allows, "
-            f"padded with spaces and a newline (tables/README.md, section 3)"
+            f"padded with spaces and a newline (spec/README.md, section 3)"
         )
     descr, fortran, length = found.group(1), found.group(2), int(found.group(3))
     if fortran == "True":

@@ -15,7 +15,7 @@ a file is mapped.
 A reader can meet a publisher halfway: between reading ``manifest.json``
 and opening a file it lists, a new set may be published and the old files
 removed. The loader then reads the manifest again and starts over, at most
-:data:`MAX_MANIFEST_READS` times in all (``tables/README.md``, section 8).
+:data:`MAX_MANIFEST_READS` times in all (``spec/README.md``, section 8).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Every function that evaluates takes a keyword-only ``game=`` naming one of
 :data:`GAMES`. Hold'em walks the DAGs it always had; another game walks the
 one DAG ``<game>/dag7`` of its table set (5- and 6-card hands through its
-first layers and the ``value5`` / ``value6`` arrays, ``tables/README.md``
+first layers and the ``value5`` / ``value6`` arrays, ``spec/README.md``
 section 13). :func:`resolve` gives a :class:`Game`: the game as one table
 set holds it, its deck, values and categories read from the manifest's
 ``games`` entry and checked where they are first used.
@@ -61,7 +61,7 @@ CATEGORY_NAMES: tuple[str, ...] = (
     "flush", "full house", "four of a kind", "straight flush",
 )  # fmt: skip
 
-# Hold'em's values per category, as tables/README.md section 7 fixes them:
+# Hold'em's values per category, as spec/README.md section 7 fixes them:
 # a reader of hold'em never depends on the manifest's games entry.
 _HOLDEM_CATEGORIES = tuple(
     zip(

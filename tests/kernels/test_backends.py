@@ -1,0 +1,631 @@
+"""The C backend against the numpy reference: the same values on every hand, the same errors.
+
+The numpy path is the reference (``TWOPLUSTWO_BACKEND=numpy``); the C
+extension ``twoplustwo.kernels._core`` must agree with it everywhere. Each test
+builds one :class:`~twoplustwo.Tables` per backend over the same mapped
+arrays and compares what the public functions return or raise.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import twoplustwo as tp
+from twoplustwo.kernels.choice import ENV_VAR
+from twoplustwo.tables.load import Tables, load_tables
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT / "twoplustwo" / "kernels" / "c" / "core.c"
+
+try:
+    from twoplustwo.kernels import _core  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - only without a C compiler at install time
+    _core = None
+
+needs_core = pytest.mark.skipif(_core is None, reason="the C extension was not built (no C compiler at install)")
+
+
+def outcome(call: Callable[[], Any]) -> tuple[str, str]:
+    try:
+        value = call()
+    except (ValueError, TypeError, IndexError) as e:
+        return type(e).__name__, str(e)
+    return "ok", repr(value.tolist() if isinstance(value, np.ndarray) else value)
+
+
+# ------------------------------------------------------------- every hand
+
+
+@needs_core
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_c_paths_agree_with_the_dag_on_every_hand(n: int, both: tuple[Tables, Tables]) -> None:
+    # iter_hands walks the DAG with numpy. The C batch walk must agree, and
+    # so must the small tables of the single-hand path (rank multisets and
+    # flush masks derived from dag7), which do not walk the DAG at all.
+    c, ref = both
+    total = 0
+    ordered = tp.iter_hands(n, chunk_size=1 << 22, tables=c, reuse=True)
+    for cards, values in tp.iter_hands(n, chunk_size=1 << 22, tables=ref):
+        c_cards, c_values = next(ordered)  # the C enumeration, in the same order
+        np.testing.assert_array_equal(c_cards, cards)
+        np.testing.assert_array_equal(c_values, values)
+        np.testing.assert_array_equal(tp.evaluate_batch(cards, tables=c), values)
+        small = np.empty(len(values), dtype=np.uint16)
+        assert c.walker.small_rows(cards, small) is True  # the single-hand path uses them
+        np.testing.assert_array_equal(small, values)
+        total += len(values)
+    assert total == tp.count_hands(n)
+    assert next(ordered, None) is None
+    # The C histogram counts rank multisets and suit patterns instead.
+    np.testing.assert_array_equal(tp.histogram(n, tables=c), tp.histogram(n, tables=ref))
+
+
+@needs_core
+@pytest.mark.parametrize(
+    ("n", "include", "dead"),
+    [
+        (5, "", "As Kd"),
+        (6, "As", ""),
+        (7, "2c 3c", "Kd"),
+        (7, "Ah Kh Qh Jh Th 9h", ""),
+        (6, "", "2c 3d 4h 5s 6c 7c 8c 9c Tc Jc Qc Kc Ac"),
+        (7, "2c Ad", "5h 6h 7h"),
+        (7, "7c 8d 9h Ts", "As Ks Qs Js"),
+        (5, "Ts 9s 8s 7s 6s", ""),
+    ],
+)
+def test_ordered_hands_agree_with_include_and_dead_cards(
+    n: int, include: str, dead: str, both: tuple[Tables, Tables]
+) -> None:
+    # Include cards above and below the free ones exercise the C fill's
+    # merged rows; odd chunk sizes its resuming mid-row-of-the-last-layer.
+    c, ref = both
+    want_cards = np.concatenate([x for x, _ in tp.iter_hands(n, include=include, dead=dead, tables=ref)])
+    want_values = np.concatenate([v for _, v in tp.iter_hands(n, include=include, dead=dead, tables=ref)])
+    for chunk_size in (1, 7, 1000, 1 << 20):
+        if chunk_size < 1000 and len(want_values) > 200_000:
+            continue
+        for threads in (1, 2):
+            got = list(
+                tp.iter_hands(n, include=include, dead=dead, chunk_size=chunk_size, threads=threads, tables=c)
+            )
+            np.testing.assert_array_equal(np.concatenate([x for x, _ in got]), want_cards)
+            np.testing.assert_array_equal(np.concatenate([v for _, v in got]), want_values)
+    np.testing.assert_array_equal(
+        tp.histogram(n, include=include, dead=dead, tables=c), tp.histogram(n, include=include, dead=dead, tables=ref)
+    )
+
+
+@needs_core
+def test_ordered_fill_refuses_bad_arguments(both: tuple[Tables, Tables]) -> None:
+    w = both[0].walker
+    free, none = np.arange(52, dtype=np.uint8), np.zeros(0, dtype=np.uint8)
+    cards, values = np.empty((4, 7), dtype=np.uint8), np.empty(4, dtype=np.uint16)
+    for args, match in [
+        ((7, 0, free, none, 133784560 - 3, cards, values), "beyond the last hand"),
+        ((7, 0, free, none, -1, cards, values), "beyond the last hand"),
+        ((7, 10**6, free, none, 0, cards, values), "not a node of that depth"),
+        ((7, 0, free[::-1].copy(), none, 0, cards, values), "sorted, distinct"),
+        ((7, 0, free, np.array([60], dtype=np.uint8), 0, cards, values), "sorted, distinct"),
+        ((7, 0, free, none, 0, cards[:3], values), r"\(R, n\) uint8"),
+        ((4, 0, free, none, 0, cards, values), "n = 5..7"),
+        ((7, 0, free[:6], none, 0, cards, values), "n = 5..7"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            w.fill_ordered(*args)
+    w.fill_ordered(7, 0, free, none, 133784560 - 4, cards, values)  # the very last rows
+    assert cards[-1].tolist() == list(range(45, 52)) and values[-1] == tp.evaluate(list(range(45, 52)))
+    with pytest.raises(ValueError, match="int64 array of 7463"):
+        w.histogram(7, np.zeros(7463, dtype=np.int32))
+    with pytest.raises(ValueError, match="1 to 9 players"):
+        w.score(np.zeros((10, 3), dtype=np.uint16))
+
+
+@needs_core
+def test_tables_of_other_values_walk_the_dag_for_single_hands() -> None:
+    # The conformance fixtures' tiny set holds values that rank no poker
+    # hands: the small tables cannot stand for it, and single hands must
+    # still give what the DAG gives.
+    t = load_tables(ROOT / "spec" / "conformance" / "cases" / "valid")
+    assert t.walker.small_rows(np.zeros((0, 5), dtype=np.uint8), np.zeros(0, dtype=np.uint16)) is False
+    rng = np.random.default_rng(29)
+    hands = np.array([rng.permutation(52)[:7] for _ in range(500)], dtype=np.uint8)
+    want = tp.evaluate_batch(hands, tables=t)
+    assert [tp.evaluate(h, tables=t) for h in hands.tolist()] == want.tolist()
+
+
+@needs_core
+def test_the_default_tables_take_the_c_entry_point(both: tuple[Tables, Tables]) -> None:
+    _, ref = both
+    assert type(tp.evaluate).__name__ == "builtin_function_or_method"
+    rng = np.random.default_rng(23)
+    for _ in range(20_000):
+        hand = rng.choice(52, size=int(rng.integers(5, 8)), replace=False).tolist()
+        assert tp.evaluate(hand) == tp.evaluate(hand, tables=ref), hand
+    for hand in BAD_HANDS:
+        assert outcome(lambda: tp.evaluate(hand)) == outcome(lambda: tp.evaluate(hand, tables=ref))  # type: ignore[arg-type]  # noqa: B023
+    with pytest.raises(TypeError):
+        tp.evaluate([0, 1, 2, 3, 4], [5])  # type: ignore[misc]
+
+
+@needs_core
+def test_the_c_entry_point_follows_clear_cache() -> None:
+    from twoplustwo.tables.load import clear_cache, get_tables
+
+    before = get_tables()
+    clear_cache()
+    assert tp.evaluate("As Ks Qs Js Ts") == 7462  # loads the default set again
+    assert get_tables() is not before
+
+
+@needs_core
+def test_single_hands_agree_in_any_order(both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    rng = np.random.default_rng(17)
+    for _ in range(20_000):
+        hand = rng.choice(52, size=int(rng.integers(5, 8)), replace=False).tolist()
+        assert tp.evaluate(hand, tables=c) == tp.evaluate(hand, tables=ref), hand
+        assert tp.evaluate(tuple(hand), tables=c) == tp.evaluate(hand, tables=ref), hand
+
+
+@needs_core
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_random_batches_agree_on_threads(n: int, both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    rng = np.random.default_rng(n)
+    hands = np.argsort(rng.random((300_000, 52)), axis=1)[:, :n]
+    for dtype in (np.uint8, np.int16, np.int64):
+        h = hands.astype(dtype)
+        want = tp.evaluate_batch(h, tables=ref, threads=1)
+        for threads in (1, 2):
+            np.testing.assert_array_equal(tp.evaluate_batch(h, tables=c, threads=threads), want)
+            np.testing.assert_array_equal(tp.evaluate_batch(h, tables=c, threads=threads, check=False), want)
+
+
+# ------------------------------------------------------------------ errors
+
+BAD_HANDS: list[object] = [
+    [0, 1, 2, 3],
+    [0, 1, 2, 3, 4, 5, 6, 7],
+    [0, 1, 2, 3, 3],
+    [0, 1, 2, 3, 52],
+    [0, 1, 2, 3, -1],
+    [0, 1, 2, 3, 2**70],
+    [True, 1, 2, 3, 4],
+    [0.0, 1, 2, 3, 4],
+    [np.int64(4), 0, 1, 2, 3],
+    (0, 1, 2, 3, 4, 5, 6),
+    "As Ks Qs Js Ts",
+    "As Ks Qs Js Js",
+    "As Ks Qs Jx Ts",
+    np.array([51, 47, 43, 39, 35]),
+    None,
+    {0: 1},
+]
+
+
+@needs_core
+@pytest.mark.parametrize("hand", BAD_HANDS, ids=repr)
+def test_single_hand_outcomes_are_the_same(hand: object, both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    assert outcome(lambda: tp.evaluate(hand, tables=c)) == outcome(lambda: tp.evaluate(hand, tables=ref))  # type: ignore[arg-type]
+
+
+BAD_BATCHES: list[object] = [
+    [[0, 1, 2, 3, 4], [0, 1, 2, 3, 3]],
+    [[0, 1, 2, 3, 4], [0, 1, 2, 3, 52]],
+    [[0, 1, 2, 3, 4], [0, 1, 2, 3, -5]],
+    np.array([[0, 1, 2, 3, 4]] * 600_000 + [[9, 9, 1, 2, 3]], dtype=np.uint8),
+    np.array([[0, 1, 2, 3, 300]], dtype=np.int64),
+    [[0, 1, 2, 3]],
+    [[0.5, 1, 2, 3, 4]],
+]
+
+
+@needs_core
+@pytest.mark.parametrize("check", [True, False])
+@pytest.mark.parametrize("hands", BAD_BATCHES, ids=lambda h: repr(h)[:40])
+def test_batch_outcomes_are_the_same(hands: object, check: bool, both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    for threads in (1, 2):
+        got = outcome(lambda: tp.evaluate_batch(hands, tables=c, check=check, threads=threads))  # type: ignore[arg-type]  # noqa: B023
+        want = outcome(lambda: tp.evaluate_batch(hands, tables=ref, check=check, threads=threads))  # type: ignore[arg-type]  # noqa: B023
+        assert got == want
+
+
+@needs_core
+def test_unchecked_cards_far_out_of_range_never_read_past_the_tables(both: tuple[Tables, Tables]) -> None:
+    c, _ = both
+    rows = np.array([[0, 1, 2, 3, 255]], dtype=np.uint8)
+    out = np.zeros(1, dtype=np.uint16)
+    # The walker refuses the row (index 0) instead of reading entry 255 of a 52-wide row.
+    assert c.walker.walk_rows(rows, out, False) == 0
+
+
+# ------------------------------------------------------------ choosing
+
+def test_backend_reports_what_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, "numpy")
+    assert tp.backend() == "numpy"
+    monkeypatch.setenv(ENV_VAR, "")
+    assert tp.backend() == ("numpy" if _core is None else "c")
+    monkeypatch.setenv(ENV_VAR, "fortran")
+    with pytest.raises(ValueError, match="must be 'c', 'numpy' or unset"):
+        tp.backend()
+
+
+@needs_core
+def test_info_names_the_backend() -> None:
+    for choice in ("c", "numpy"):
+        r = subprocess.run(
+            [sys.executable, "-m", "twoplustwo", "info"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, ENV_VAR: choice},
+            timeout=60,
+        )
+        assert r.returncode == 0, r.stderr
+        assert f"backend         {choice} " in r.stdout
+
+
+# ---------------------------------------------------------- the C source
+
+
+def _compile(tmp: Path, *flags: str) -> Path:
+    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler on PATH")
+    out = tmp / ("_core" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
+    cmd = [
+        cc, "-shared", "-fPIC", "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", *flags,
+        f"-I{sysconfig.get_paths()['include']}", str(SOURCE), "-o", str(out),
+    ]  # fmt: skip
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, f"{' '.join(cmd)}\n{r.stderr}"
+    return out
+
+
+def test_the_core_compiles_without_warnings(tmp_path: Path) -> None:
+    _compile(tmp_path)
+
+
+@pytest.fixture
+def sanitized_core(tmp_path: Path) -> Iterator[Path]:
+    """A copy of the package whose _core is built with ASan and UBSan."""
+    pkg = tmp_path / "pkg"
+    shutil.copytree(ROOT / "twoplustwo", pkg / "twoplustwo", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    try:
+        _compile(pkg / "twoplustwo" / "kernels", "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-g")
+    except AssertionError as e:
+        if "sanitize" in str(e) and ("cannot find" in str(e) or "unrecognized" in str(e)):
+            pytest.skip(f"the compiler cannot build with sanitizers: {e}")
+        raise
+    yield pkg
+
+
+@pytest.mark.slow
+def test_the_core_under_address_and_undefined_sanitizers(sanitized_core: Path) -> None:
+    cc = shutil.which("gcc") or shutil.which("cc")
+    asan = subprocess.run([cc or "cc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    if not asan or not Path(asan).exists():
+        pytest.skip("libasan.so not found to preload into Python")
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(sanitized_core),
+        "LD_PRELOAD": asan,
+        "ASAN_OPTIONS": "detect_leaks=0",
+        ENV_VAR: "c",
+        "TWOPLUSTWO_TABLES": str(load_tables().path),
+    }
+    code = """
+import numpy as np, twoplustwo as tp
+from twoplustwo.kernels import _core
+assert _core.__file__.startswith(PKG), _core.__file__
+rng = np.random.default_rng(5)
+for n in (5, 6, 7):
+    h = np.argsort(rng.random((100_000, 52)), axis=1)[:, :n].astype(np.uint8)
+    c = tp.evaluate_batch(h, threads=2)
+    for row, v in zip(h[:2000].tolist(), c[:2000].tolist()):
+        assert tp.evaluate(row) == v
+    bad = h.copy(); bad[-1, 0] = 200
+    try:
+        tp.evaluate_batch(bad, check=False)  # the numpy path's IndexError, never a read past the tables
+    except IndexError:
+        pass
+for hand in ([0, 1, 2, 3], [0, 1, 2, 3, 3], [0, 1, 2, 3, 2**70], "As Ks Qs Js Ts"):
+    try:
+        tp.evaluate(hand)
+    except ValueError:
+        pass
+# Range equity's kernels (block values with held cards, deal scoring) and
+# the game entry point with its small tables.
+a, b, _ = tp.equity(["QQ+,AKs", "AK", "22"], board="Qh 7c", threads=2)
+assert a.games == b.games > 0
+sd = (np.argsort(rng.random((3000, 36)), axis=1)[:, :7] + 16).astype(np.uint8)
+want = tp.evaluate_batch(sd, game="short-deck").tolist()
+assert [tp.evaluate(h, game="short-deck") for h in sd.tolist()] == want
+# Omaha's high and low rows, every hole and board size.
+d = np.argsort(rng.random((3000, 52)), axis=1)[:, :11].astype(np.uint8)
+for nh, nb in ((4, 5), (5, 4), (6, 3)):
+    assert tp.evaluate_omaha_batch(d[:, :nh], d[:, nh:nh + nb]).all()
+    tp.evaluate_omaha_low_batch(d[:, :nh], d[:, nh:nh + nb])
+assert tp.equity(["As Kh Qs 2d", "Ah Ks 5c 4c"], board="2h 3d 4d", game="omaha-hilo")[0].games == 820
+print("ok")
+""".replace("PKG", repr(str(sanitized_core)))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=sanitized_core,
+                       timeout=300)  # fmt: skip
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr[-4000:]
+
+
+@needs_core
+def test_walks_from_a_node_refuse_nodes_outside_the_layer(both: tuple[Tables, Tables]) -> None:
+    c, _ = both
+    rows = np.array([[0, 1]], dtype=np.uint8)
+    out = np.zeros(1, dtype=np.uint16)
+    nodes5 = c.nodes["dag7"][5]
+    for start in (-1, nodes5, 2**40):
+        with pytest.raises((ValueError, OverflowError)):
+            c.walker.walk_rows(rows, out, True, 5, start, 0)
+    assert c.walker.walk_rows(rows, out, True, 5, nodes5 - 1, 0) == -1
+    # A row holding a card the walk already took is refused when checking.
+    assert c.walker.walk_rows(rows, out, True, 5, 0, 1 << 1) == 0
+
+
+@needs_core
+def test_prefix_batches_agree_across_backends(both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    rng = np.random.default_rng(37)
+    for m in range(0, 7):
+        board = rng.choice(52, size=m, replace=False).tolist()
+        for k in range(max(1, 5 - m), 8 - m):
+            rows = np.array([rng.choice(52, size=k, replace=False) for _ in range(500)])
+            got = outcome(lambda: tp.prefix(board, tables=c).evaluate_batch(rows))  # noqa: B023
+            want = outcome(lambda: tp.prefix(board, tables=ref).evaluate_batch(rows))  # noqa: B023
+            assert got == want, (board, k)
+
+
+@needs_core
+def test_card_text_gives_the_same_outcome_on_both_backends(both: tuple[Tables, Tables]) -> None:
+    # The C path reads the common ASCII forms itself and hands everything
+    # else to the Python parser: over many written forms and mutations of
+    # them, values and error messages must be those of the numpy path.
+    c, ref = both
+    rng = np.random.default_rng(41)
+    alphabet = list(" ,\t10xAaKkQqJjTt9sShHdDcC\x1c\u2660\ufe0f") + ["10", ",,", "  "]
+    for _ in range(6000):
+        n = int(rng.integers(3, 9))
+        cards = [tp.format_card(int(x)) for x in rng.choice(52, size=n, replace=False)]
+        cards = [cd.lower() if rng.random() < 0.3 else cd for cd in cards]
+        cards = [("10" + cd[1]) if cd[0] == "T" and rng.random() < 0.5 else cd for cd in cards]
+        sep = str(rng.choice(["", " ", ", ", ",", "  ", "\t"]))
+        text = sep.join(cards)
+        if rng.random() < 0.4:  # a mutation somewhere
+            i = int(rng.integers(0, len(text) + 1))
+            text = text[:i] + str(rng.choice(alphabet)) + text[i + int(rng.integers(0, 2)) :]
+        want = outcome(lambda: tp.evaluate(text, tables=ref))  # noqa: B023
+        assert outcome(lambda: tp.evaluate(text, tables=c)) == want, repr(text)  # noqa: B023
+        assert outcome(lambda: tp.evaluate(text)) == want, repr(text)  # noqa: B023
+
+
+@needs_core
+def test_equity_agrees_across_backends(both: tuple[Tables, Tables]) -> None:
+    c, ref = both
+    rng = np.random.default_rng(43)
+    for case in range(40):
+        players = int(rng.integers(2, 5))
+        board_size = int(rng.choice([0, 3, 4, 5])) if case % 4 else 0
+        cards = rng.choice(52, size=2 * players + board_size + 2, replace=False).tolist()
+        hands = [cards[2 * i : 2 * i + 2] for i in range(players)]
+        board = cards[2 * players : 2 * players + board_size]
+        dead = cards[-2:] if case % 3 == 0 else []
+        got = tp.equity(hands, board=board, dead=dead, tables=c, threads=2)
+        want = tp.equity(hands, board=board, dead=dead, tables=ref, threads=1)
+        assert got == want, (hands, board, dead)
+    with pytest.raises(ValueError, match="node is not a node of that depth"):
+        c.walker.draw_values(10**6, 2, np.arange(48, dtype=np.uint8), np.empty(1712304, dtype=np.uint16))
+    with pytest.raises(ValueError, match="one entry per draw"):
+        c.walker.draw_values(0, 2, np.arange(48, dtype=np.uint8), np.empty(5, dtype=np.uint16))
+    with pytest.raises(ValueError, match="sorted, distinct"):
+        c.walker.draw_values(0, 6, np.array([3, 2], dtype=np.uint8), np.empty(2, dtype=np.uint16))
+
+
+@needs_core
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_every_bad_card_position_is_caught_on_both_backends(both: tuple[Tables, Tables], k: int) -> None:
+    # The C check finds duplicates by comparing the sum of a row's card bits
+    # with their union, so try a duplicate at every pair of positions, and a
+    # card past 51 at every position, in a row past the first block of rows.
+    c, ref = both
+    rng = np.random.default_rng(k)
+    good = np.array([rng.choice(52, size=k, replace=False) for _ in range(300)], dtype=np.uint8)
+    row = 200
+    bads = []
+    for a in range(k):
+        for b in range(a + 1, k):
+            h = good.copy()
+            h[row, b] = h[row, a]
+            bads.append(h)
+        for card in (52, 63, 64, 116, 255):
+            h = good.copy()
+            h[row, a] = card
+            bads.append(h)
+    for h in bads:
+        got = outcome(lambda: tp.evaluate_batch(h, tables=c))  # noqa: B023
+        assert got == outcome(lambda: tp.evaluate_batch(h, tables=ref)), h[row]  # noqa: B023
+        assert got[0] == "ValueError" and f"hand {row}" in got[1], got
+        # Unchecked, a duplicate walks to some value and a card past 51 gets the numpy path's own outcome.
+        unchecked = outcome(lambda: tp.evaluate_batch(h, tables=c, check=False))  # noqa: B023
+        assert unchecked == outcome(lambda: tp.evaluate_batch(h, tables=ref, check=False)), h[row]  # noqa: B023
+
+
+@needs_core
+def test_omaha_lows_agree_across_backends(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Lows need no tables, so the backend is the environment's choice.
+    rng = np.random.default_rng(41)
+    cases = []
+    for nh in (4, 5, 6):
+        for nb in (3, 4, 5):
+            deals = np.array([rng.permutation(52)[: nh + nb] for _ in range(2_000)], dtype=np.uint8)
+            cases.append((deals[:, :nh], deals[:, nh:]))
+    holes, boards = cases[0]
+    board = [0, 5, 10]  # one board for every row
+    cases.append((holes[~np.isin(holes, board).any(axis=1)], board))
+    for bad_hole, bad_board in (((0, 0), None), ((1, None), 52), ((2, None), "board")):
+        h, b = holes.copy().astype(np.int64), boards.copy().astype(np.int64)
+        row, col = bad_hole
+        if col is not None:
+            h[row, 1] = h[row, col]  # a card twice in the hole
+        elif bad_board == 52:
+            b[row, 0] = 52
+        else:
+            b[row, 2] = h[row, 3]  # a card in the hole and on the board
+        cases.append((h, b))
+
+    def lows() -> list[tuple[str, str]]:
+        return [outcome(lambda: tp.evaluate_omaha_low_batch(h, b)) for h, b in cases]  # noqa: B023
+
+    monkeypatch.setenv(ENV_VAR, "c")
+    got = lows()
+    monkeypatch.setenv(ENV_VAR, "numpy")
+    assert got == lows()
+    assert [o[0] for o in got] == ["ok"] * 10 + ["ValueError"] * 3, got
+    assert all(o[1].startswith("row ") for o in got[10:]), got
+
+
+# ------------------------------------------- caller memory changing under a walk
+
+
+def _race(cells: np.ndarray, at: tuple[int, int], bad: int, call: Callable[[], Any], want: np.ndarray) -> None:
+    """Call ``call`` over and over while another thread writes ``bad`` and the card back into ``cells[at]``.
+
+    The C kernels work with the GIL released, and so does numpy's copy that
+    writes the cell (a million writes through a view of stride 0), so the
+    writes land in the middle of the kernels' checks and walks. Every call
+    must raise ValueError (it saw the bad card) or return ``want`` (it saw
+    the card): a kernel that checks a card and then reads it again to walk
+    it walks an unchecked bad card now and then.
+    """
+    card = int(cells[at])
+    flips = np.tile(np.array([bad, card], dtype=np.uint8), 1 << 19)  # ends with the card
+    cell = np.lib.stride_tricks.as_strided(cells[at[0], at[1] :], shape=flips.shape, strides=(0,))
+    stop = threading.Event()
+
+    def flip() -> None:
+        while not stop.is_set():
+            np.copyto(cell, flips)
+
+    writer = threading.Thread(target=flip)
+    errors = returned = 0
+    wrong: list[int] = []
+    start = time.monotonic()
+    writer.start()
+    try:
+        # A third of a second of calls, and enough of both outcomes; a bound for a machine under load.
+        while (time.monotonic() < start + 0.3 or errors < 100 or returned < 100) and time.monotonic() < start + 20:
+            try:
+                got = call()
+            except ValueError:
+                errors += 1
+                continue
+            returned += 1
+            if not np.array_equal(got, want):
+                wrong.extend(np.flatnonzero(np.asarray(got) != want).tolist())
+    finally:
+        stop.set()
+        writer.join()
+    assert not wrong, f"{len(wrong)} values of rows {sorted(set(wrong))[:10]} walked a card that was never checked"
+    assert errors and returned, (errors, returned)  # else no write ever landed inside a call
+
+
+@needs_core
+@pytest.mark.parametrize("backend", ["c", "numpy"])
+def test_a_card_changed_during_a_checked_batch_is_never_walked_unchecked(
+    both: tuple[Tables, Tables], backend: str
+) -> None:
+    # One block of rows (the C walk's 256): no later block's check can see
+    # the bad card and turn a wrong value into an error.
+    t = both[0] if backend == "c" else both[1]
+    rng = np.random.default_rng(53)
+    h = np.argsort(rng.random((256, 52)), axis=1)[:, :7].astype(np.uint8)
+    want = tp.evaluate_batch(h, tables=t, threads=1)
+    _race(h, (200, 6), 255, lambda: tp.evaluate_batch(h, tables=t, threads=1), want)
+
+
+@needs_core
+def test_a_card_changed_during_a_prefix_batch_is_never_walked_unchecked(both: tuple[Tables, Tables]) -> None:
+    c, _ = both
+    rng = np.random.default_rng(59)
+    board = tp.prefix([0, 13], tables=c)
+    h = np.argsort(rng.random((256, 50)), axis=1)[:, :5].astype(np.uint8) + 1
+    h[h >= 13] += 1  # the 50 cards but the prefix's
+    want = board.evaluate_batch(h, threads=1)
+    _race(h, (200, 4), 255, lambda: board.evaluate_batch(h, threads=1), want)
+
+
+@needs_core
+@pytest.mark.parametrize("low", [False, True])
+def test_a_card_changed_during_omaha_rows_is_never_walked_unchecked(both: tuple[Tables, Tables], low: bool) -> None:
+    # The kernels themselves: a row they find bad is an index, else -1.
+    # The flip puts a hole card on the last row's board, where it would make
+    # a royal flush, or a wheel where the row has no low; the board's last
+    # three cards are the last triple walked, so the card is read again at
+    # the end of the row. (No row follows whose check could see the bad card.)
+    c, _ = both
+    rng = np.random.default_rng(61)
+    deals = np.argsort(rng.random((16, 52)), axis=1)[:, :11].astype(np.uint8)
+    holes, boards = np.ascontiguousarray(deals[:, :6]), np.ascontiguousarray(deals[:, 6:])
+    if low:
+        hole, board, bad = "Ac 2c 5d Kh Kd Qc", "Js Tc 3d 4h 9d", "Ac"
+    else:
+        hole, board, bad = "As Ks Ts 2d 3c 4c", "9c 8d Qs Js 4h", "Ts"
+    holes[15], boards[15] = tp.parse_cards(hole), tp.parse_cards(board)
+    kernel = _core.omaha_low_rows if low else c.walker.omaha_rows
+    out = np.empty(len(holes), dtype=np.uint8 if low else np.uint16)
+
+    def call() -> np.ndarray:
+        if kernel(holes, boards, out) >= 0:
+            raise ValueError("a bad row")
+        return out.copy()
+
+    want = call()
+    _race(boards, (15, 4), tp.parse_cards(bad)[0], call, want)
+
+
+@needs_core
+def test_small_rows_refuse_a_card_past_51_in_any_column(both: tuple[Tables, Tables]) -> None:
+    # The tests' window on the single-hand tables: a card past 51 would count past the 13 ranks.
+    c, _ = both
+    out = np.zeros(1, dtype=np.uint16)
+    for col in range(5):
+        row = np.array([[0, 1, 2, 3, 4]], dtype=np.uint8)
+        row[0, col] = 255
+        with pytest.raises(ValueError, match="cards 0..51"):
+            c.walker.small_rows(row, out)
+
+
+@needs_core
+@pytest.mark.parametrize("backend", ["c", "numpy"])
+def test_a_card_changed_during_an_omaha_batch_is_an_error_or_the_right_value(
+    both: tuple[Tables, Tables], backend: str
+) -> None:
+    # Through the public call: its own checks and its error message must
+    # read the cards the kernel walked, not the caller's changing array.
+    t = both[0] if backend == "c" else both[1]
+    rng = np.random.default_rng(67)
+    deals = np.argsort(rng.random((16, 52)), axis=1)[:, :9].astype(np.uint8)
+    holes, boards = np.ascontiguousarray(deals[:, :4]), np.ascontiguousarray(deals[:, 4:])
+    want = tp.evaluate_omaha_batch(holes, boards, tables=t, threads=1)
+    _race(boards, (15, 4), 255, lambda: tp.evaluate_omaha_batch(holes, boards, tables=t, threads=1), want)

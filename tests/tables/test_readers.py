@@ -1,0 +1,93 @@
+"""Readers against a concurrent publisher (spec/README.md, section 8).
+
+A child process (:mod:`tests.tinysets`) publishes two tiny table sets in
+turn, as fast as it can, through the builder's own stage-and-publish path;
+each publish removes the other set's files. Meanwhile this process loads
+the directory again and again. A reader that meets a vanished file must
+read the manifest again, never fail; the README quotes the long run
+(``python -m tests.tables.test_readers``).
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.tinysets import ROOT, fill_of, write_tiny, writer_cmd
+from twoplustwo.tables.format import TableError
+from twoplustwo.tables.load import MAX_MANIFEST_READS, load_tables
+
+
+def race(target: Path, seconds: float, iterations: int) -> tuple[int, int, list[str]]:
+    """Load ``target`` up to ``iterations`` times while a publisher runs; (loads, publishes, errors)."""
+    target.mkdir()
+    pub = subprocess.Popen(
+        writer_cmd(target, "--fills", "1,2", "--seconds", str(seconds)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    errors: list[str] = []
+    loads = 0
+    try:
+        deadline = time.monotonic() + 30
+        while not (target / "manifest.json").exists():
+            assert pub.poll() is None and time.monotonic() < deadline, pub.stderr.read() if pub.stderr else ""
+            time.sleep(0.01)
+        while loads < iterations and pub.poll() is None:
+            try:
+                t = load_tables(target)
+                assert int(t.arrays["dag5/layer1"][0]) in (1, 2)
+            except (TableError, OSError) as e:
+                errors.append(f"{type(e).__name__}: {e}")
+            loads += 1
+    finally:
+        if pub.poll() is None:
+            pub.send_signal(signal.SIGTERM)  # the loads are done: stop publishing
+        out, err = pub.communicate(timeout=60)
+    assert pub.returncode == 0, err
+    return loads, int(out), errors
+
+
+@pytest.mark.slow
+def test_readers_never_fail_against_a_publisher_loop(tmp_path: Path) -> None:
+    loads, publishes, errors = race(tmp_path / "t", seconds=8, iterations=3000)
+    assert publishes > 50 and loads > 500, (publishes, loads)
+    assert errors == [], f"{len(errors)} of {loads} loads failed: {errors[:3]}"
+
+
+def test_a_file_gone_for_good_is_named_after_the_retries(tmp_path: Path) -> None:
+    target = write_tiny(tmp_path / "t", fill=1)
+    victim = next(target.glob("dag7.layer4.*.npy"))
+    victim.unlink()
+    with pytest.raises(TableError, match=rf"{victim.name}: missing .*dag7/layer4.*{MAX_MANIFEST_READS} times"):
+        load_tables(target)
+
+
+def test_tiny_sets_are_what_the_publisher_writes(tmp_path: Path) -> None:
+    target = tmp_path / "t"
+    done = subprocess.run(
+        writer_cmd(target, "--fills", "1,2", "--rounds", "3"), cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout) == (0, "3\n"), done.stderr
+    t = load_tables(target, verify=True)
+    assert fill_of(t) == 1  # the third set takes the first fill again
+    assert sorted(p.name for p in target.glob("*.npy")) == sorted(f["name"] for f in t.manifest["files"])
+    assert [p.name for p in target.iterdir() if p.name.startswith(".build-")] == []
+
+
+if __name__ == "__main__":
+    # The long run the README quotes: python -m tests.tables.test_readers [ITERATIONS]
+    import tempfile
+
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    with tempfile.TemporaryDirectory() as d:
+        loads, publishes, errors = race(Path(d) / "t", seconds=3600, iterations=n)
+    print(f"{loads} loads against {publishes} publishes: {len(errors)} errors")
+    sys.exit(1 if errors else 0)
