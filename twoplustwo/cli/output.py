@@ -1,0 +1,38 @@
+"""Plain-text output of the command line: aligned columns, exact probabilities, standard output as a file."""
+
+from __future__ import annotations
+
+import sys
+from decimal import ROUND_HALF_EVEN, Context, Decimal
+from pathlib import Path
+
+__all__ = ["aligned", "is_stdout", "probability", "stdout_fd"]
+
+
+def aligned(rows: list[list[str]], right: set[int]) -> list[str]:
+    """Align columns; columns listed in ``right`` are right-aligned (numbers)."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for r in rows:
+        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def probability(count: int, total: int) -> str:
+    # Exact rational turned into a fixed 12-place decimal, so tiny
+    # probabilities such as a straight flush still show 8-9 significant digits.
+    if total == 0:
+        return "-"
+    q = Context(prec=60).divide(Decimal(count), Decimal(total))
+    return f"{q.quantize(Decimal('1e-12'), rounding=ROUND_HALF_EVEN):f}"
+
+
+def is_stdout(path: Path | None) -> bool:
+    return path is not None and str(path) == "-"
+
+
+def stdout_fd() -> int:
+    # The bytes go to the descriptor itself: anything printed before must be out first.
+    sys.stdout.flush()
+    return sys.stdout.fileno()

@@ -1,0 +1,154 @@
+"""``info``, ``warm``, ``verify``, ``build``, ``install-tables`` and ``export-handranks``: the table set."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import subprocess
+import sys
+import time
+
+from twoplustwo import __version__
+from twoplustwo.cli.output import aligned, is_stdout, stdout_fd
+from twoplustwo.kernels.choice import ENV_VAR as BACKEND_VAR
+from twoplustwo.kernels.choice import backend
+from twoplustwo.tables.format import FORMAT_VERSION, TableError, role_dag
+from twoplustwo.vocab.values import differs_from_published
+
+__all__ = ["cmd_build", "cmd_export_handranks", "cmd_info", "cmd_install_tables", "cmd_verify", "cmd_warm"]
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    from twoplustwo.tables.load import default_path, load_tables
+
+    root = default_path()
+    t0 = time.perf_counter()
+    t = load_tables(root)
+    ms = (time.perf_counter() - t0) * 1e3
+    m = t.manifest
+    print(f"{'tables':<15} {t.path.resolve()}")
+    version = m["format_version"]
+    print(f"{'format version':<15} {version} (twoplustwo {__version__} reads {FORMAT_VERSION})")
+    builder = m.get("builder")
+    if isinstance(builder, dict) and "version" in builder:
+        print(f"{'builder':<15} version {builder['version']}")
+    print(f"{'load time':<15} {ms:.1f} ms (memory-mapped; manifest, headers and sizes checked)")
+    print(f"{'backend':<15} {backend()} (${BACKEND_VAR}: c or numpy)")
+    # The DAGs the set has files for, hold'em's first: those are the node
+    # counts the loader checked (other keys of nodes may hold anything).
+    dag_bytes: dict[str, int] = {}
+    for f in m["files"]:
+        dag = role_dag(f["role"])
+        assert dag is not None  # the loader keeps the roles it knows, and only those
+        dag_bytes[dag] = dag_bytes.get(dag, 0) + f["nbytes"]
+    print("nodes per depth:")
+    rows = [["  dag", "nodes at depth 0..", "total", "bytes"]]
+    for dag in sorted(dag_bytes, key=lambda d: ("/" in d, d)):
+        counts = t.nodes[dag]
+        rows.append(["  " + dag, " ".join(str(n) for n in counts), f"{sum(counts):,}", f"{dag_bytes[dag]:,}"])
+    for line in aligned(rows, {2, 3}):
+        print(line)
+    print("files:")
+    rows = [["  role", "dtype", "shape", "bytes", "name"]]
+    for f in sorted(m["files"], key=lambda f: f["role"]):
+        rows.append(["  " + f["role"], f["dtype"], str(f["shape"]), f"{f['nbytes']:,}", f["name"]])
+    for line in aligned(rows, {3}):
+        print(line)
+    print(f"{'total bytes':<15} {t.nbytes:,} ({t.nbytes / 2**20:.1f} MiB)")
+    from twoplustwo.tables.pages import all_huge, huge_page_bytes
+
+    report = huge_page_bytes(t)
+    if report is not None:
+        hint = "" if all_huge(report) else "; `twoplustwo warm` re-reads them"
+        print(f"{'huge pages':<15} {huge_summary(report)}{hint}")
+    return 0
+
+
+def huge_summary(report: dict[str, tuple[int, int]]) -> str:
+    huge = sum(h for h, _ in report.values())
+    size = sum(n for _, n in report.values())
+    files = f"the {len(report)} files of 2 MiB or more"
+    return f"{huge / 2**20:.1f} of {size / 2**20:.1f} MiB of {files} mapped with 2 MiB pages"
+
+
+def cmd_warm(args: argparse.Namespace) -> int:
+    from twoplustwo.tables.load import default_path, load_tables
+    from twoplustwo.tables.pages import all_huge, huge_page_bytes, warm
+
+    root = default_path()
+    t = load_tables(root)
+    before = huge_page_bytes(t)
+    del t  # its mappings would keep the pages as they are
+    t0 = time.perf_counter()
+    after = warm(root)
+    ms = (time.perf_counter() - t0) * 1e3
+    if before is None or after is None:
+        print(f"ok {root.resolve()}: re-read ({ms:.0f} ms); this system does not say how pages are mapped")
+        return 0
+    print(f"ok {root.resolve()}: re-read in {ms:.0f} ms")
+    print(f"{'before':<7} {huge_summary(before)}")
+    print(f"{'after':<7} {huge_summary(after)}")
+    if not all_huge(after):
+        print(
+            "some pages stayed small: another process maps them, or the system makes no 2 MiB pages "
+            "for files (Linux does on file systems with large folios, such as ext4 and xfs)"
+        )
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from twoplustwo.hands.histograms import histogram
+    from twoplustwo.tables.load import default_path, load_tables
+
+    t0 = time.perf_counter()
+    t = load_tables(default_path(), verify=True)
+    checked = [f"{len(t.manifest['files'])} files match their sha256"]
+    # Hashes only prove the files are the ones the manifest lists; the
+    # histograms prove the manifest's tables actually rank hands right.
+    for n in args.sizes:
+        problem = differs_from_published(n, histogram(n, tables=t))
+        if problem:
+            raise TableError(f"{t.path}: {problem}")
+        checked.append(f"{n}-card category counts")
+    ms = (time.perf_counter() - t0) * 1e3
+    print(f"ok {t.path.resolve()}: " + ", ".join(checked) + f" ({ms:.0f} ms)")
+    return 0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    # The builder is another distribution: run it as its own program, so the
+    # runtime never imports it.
+    if importlib.util.find_spec("twoplustwo_builder") is None:
+        raise ImportError(
+            "building tables needs the twoplustwo-builder package "
+            "(pip install ./builder from a checkout, or use `make`)"
+        )
+    argv = [sys.executable, "-m", "twoplustwo_builder"]
+    if args.out is not None:
+        argv += ["--out", str(args.out)]
+    for flag in ("quiet", "no_check", "if_missing"):
+        if getattr(args, flag):
+            argv.append("--" + flag.replace("_", "-"))
+    return subprocess.run(argv, check=False).returncode
+
+
+def cmd_install_tables(args: argparse.Namespace) -> int:
+    from twoplustwo.tables.bundle import install_bundle
+
+    path = install_bundle(args.bundle, to=args.to)
+    print(f"tables installed to {path}")
+    return 0
+
+
+def cmd_export_handranks(args: argparse.Namespace) -> int:
+    from twoplustwo.hands.handranks import write_handranks
+    from twoplustwo.tables.atomic import check_target
+
+    start = time.perf_counter()
+    target = stdout_fd() if is_stdout(args.out) else check_target(args.out, "HandRanks.dat")
+    size = write_handranks(target, None, args.quiet)
+    if not args.quiet:
+        # Beside the bytes on standard output, the summary goes to stderr.
+        where, to = ("standard output", sys.stderr) if isinstance(target, int) else (target, sys.stdout)
+        print(f"wrote {where} ({size:,} bytes) in {time.perf_counter() - start:.1f} s", file=to)
+    return 0
