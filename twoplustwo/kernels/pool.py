@@ -27,8 +27,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable
 
-# typing itself costs milliseconds to import, which a fresh process's first
-# evaluate() would pay: its names are for the type checker only.
+# typing's names are for the type checker only (twoplustwo/__init__.py says why).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from concurrent.futures import Future, ThreadPoolExecutor

@@ -134,7 +134,7 @@ def import_zstandard() -> ModuleType:
     except ImportError:
         raise ImportError(
             "table bundles need the 'zstandard' package: "
-            "pip install zstandard (or pip install 'twoplustwo[build]')"
+            "pip install zstandard (or pip install 'twoplustwo[bundles]')"
         ) from None
     return zstandard
 

@@ -29,8 +29,7 @@ import re
 import reprlib
 import stat
 
-# typing itself costs milliseconds to import, which a fresh process's first
-# evaluate() would pay: its names are for the type checker only.
+# typing's names are for the type checker only (twoplustwo/__init__.py says why).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -308,9 +307,9 @@ def check_shapes(m: dict[str, Any], where: str | os.PathLike[str]) -> None:
 
     Node counts are checked for hold'em's DAGs and for the DAG of every
     game role listed; other keys of ``nodes`` are ignored. So is the
-    ``games`` key: this version evaluates hold'em alone, and a game's
-    description must not stop hold'em from loading (spec/README.md,
-    section 13).
+    ``games`` key: a game's description is checked when that game is first
+    used (:func:`twoplustwo.vocab.games.resolve`), so a damaged one never
+    stops hold'em or another game from loading (spec/README.md, section 13).
     """
     nodes = m.get("nodes")
     if not isinstance(nodes, dict):

@@ -28,8 +28,7 @@ import re
 import sys
 from collections.abc import Iterable, Sequence
 
-# typing itself costs milliseconds to import, which a fresh process's first
-# evaluate() would pay: its names are for the type checker only.
+# typing's names are for the type checker only (twoplustwo/__init__.py says why).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any

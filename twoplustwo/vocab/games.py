@@ -35,8 +35,7 @@ from math import comb
 from twoplustwo.tables.format import MANIFEST, TableError, layer_role
 from twoplustwo.tables.load import Tables, get_tables
 
-# typing itself costs milliseconds to import, which a fresh process's first
-# evaluate() would pay: its names are for the type checker only.
+# typing's names are for the type checker only (twoplustwo/__init__.py says why).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
