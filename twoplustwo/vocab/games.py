@@ -30,10 +30,10 @@ import os
 import reprlib
 from collections.abc import Sequence
 from functools import cached_property
-from math import comb
 
 from twoplustwo.tables.format import MANIFEST, TableError, layer_role
 from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.vocab.classes import CATEGORY_NAMES, RANK_NAMES, class_counts
 
 # typing's names are for the type checker only (twoplustwo/__init__.py says why).
 TYPE_CHECKING = False
@@ -45,20 +45,13 @@ if TYPE_CHECKING:
 
     Array = npt.NDArray[np.unsignedinteger[Any]]
 
-__all__ = ["CATEGORY_NAMES", "GAMES", "HOLDEM", "Game", "check_game", "read_game", "resolve"]
+__all__ = ["GAMES", "HOLDEM", "Game", "check_game", "read_game", "resolve"]
 
 HOLDEM = "holdem"
 
 #: The games the runtime evaluates. A table set holds hold'em always, the
 #: others when it was built with them (``make`` builds all three).
 GAMES: tuple[str, ...] = (HOLDEM, "short-deck", "short-deck-classic")
-
-#: The nine categories as the manifest names them, in hold'em's order
-#: (the order of :class:`~twoplustwo.vocab.values.Category`).
-CATEGORY_NAMES: tuple[str, ...] = (
-    "high card", "pair", "two pair", "three of a kind", "straight",
-    "flush", "full house", "four of a kind", "straight flush",
-)  # fmt: skip
 
 # Hold'em's values per category, as spec/README.md section 7 fixes them:
 # a reader of hold'em never depends on the manifest's games entry.
@@ -69,8 +62,6 @@ _HOLDEM_CATEGORIES = tuple(
         (1277, 4137, 4995, 5853, 5863, 7140, 7296, 7452, 7462),
     )
 )
-
-_RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king", "ace")
 
 _show = reprlib.Repr()
 _show.maxstring = 40
@@ -134,7 +125,7 @@ class Game:
 
     def not_in_deck(self) -> str:
         """The end of the message for a card outside the deck."""
-        lowest = _RANK_NAMES[self.deck.start >> 2]
+        lowest = RANK_NAMES[self.deck.start >> 2]
         return f"not in the {self.name} deck, the {len(self.deck)} cards from {lowest} to ace"
 
     def check_cards(self, cards: Sequence[int], what: str = "card") -> None:
@@ -282,7 +273,7 @@ def read_game(t: Tables, name: str) -> Game:
     if following != values + 1 or len({c[0] for c in categories}) != len(categories):
         raise bad("categories", want)
     ranks = len(deck) // 4
-    classes = _classes(ranks)
+    classes = class_counts(deck[0] >> 2)
     for cname, first, last in categories:
         if last - first + 1 != classes[cname]:
             raise TableError(
@@ -290,20 +281,3 @@ def read_game(t: Tables, name: str) -> Game:
                 f"the rules give {classes[cname]}"
             )
     return Game(t, name, range(deck[0], 52), values, tuple(categories))
-
-
-def _classes(ranks: int) -> dict[str, int]:
-    """Five-card classes per category for a deck of ``ranks`` ranks up to the ace, the ace low in one straight."""
-    straights = ranks - 3  # five consecutive ranks, and the ace below the lowest four
-    unpaired = comb(ranks, 5) - straights  # five ranks that make no straight
-    return {
-        "high card": unpaired,
-        "pair": ranks * comb(ranks - 1, 3),
-        "two pair": comb(ranks, 2) * (ranks - 2),
-        "three of a kind": ranks * comb(ranks - 1, 2),
-        "straight": straights,
-        "flush": unpaired,
-        "full house": ranks * (ranks - 1),
-        "four of a kind": ranks * (ranks - 1),
-        "straight flush": straights,
-    }

@@ -35,17 +35,16 @@ another order, named by the table set's manifest; each game gets a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from itertools import combinations
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.games import CATEGORY_NAMES, HOLDEM, Game, resolve
+from twoplustwo.vocab.classes import CATEGORY_NAMES, RANK_NAMES, class_codes, plural
+from twoplustwo.vocab.games import HOLDEM, Game, resolve
 
 __all__ = [
     "HAND_COUNTS",
@@ -96,56 +95,8 @@ class Category(IntEnum):
 CATEGORIES: tuple[str, ...] = tuple(str(c) for c in Category)
 
 
-def _straight_highs(low: int = 0) -> list[tuple[int, ...]]:
-    # The lowest straight counts its ace below the deck's lowest rank: five
-    # high (the wheel) in hold'em, nine high (A-6-7-8-9) in short deck.
-    out: list[tuple[int, ...]] = [(low + 3, low + 2, low + 1, low, 12)]
-    out += [(h, h - 1, h - 2, h - 3, h - 4) for h in range(low + 4, 13)]
-    return out
-
-
-def _all_codes(low: int = 0, place: Sequence[int] = range(9)) -> list[int]:
-    """The codes of every five-card class of the ranks ``low..12``, sorted.
-
-    A code's first digit is ``place[c]`` for the class's :class:`Category`
-    ``c``: its place in the game's order of categories (hold'em's own by
-    default), so that sorted codes are the game's values.
-    """
-    ranks = range(12, low - 1, -1)  # descending, so combinations come out high-first
-    straights = _straight_highs(low)
-    straight_sets = {frozenset(s) for s in straights}
-    shapes: list[tuple[int, tuple[int, ...]]] = []
-    for five in combinations(ranks, 5):
-        if frozenset(five) not in straight_sets:
-            shapes.append((0, five))
-            shapes.append((5, five))
-    for s in straights:
-        shapes.append((4, s))
-        shapes.append((8, s))
-    for p in ranks:
-        others = [r for r in ranks if r != p]
-        for kickers in combinations(others, 3):
-            shapes.append((1, (p, p) + kickers))
-        for two in combinations(others, 2):
-            shapes.append((3, (p, p, p) + two))
-        for k in others:
-            shapes.append((6, (p, p, p, k, k)))
-            shapes.append((7, (p, p, p, p, k)))
-    for hi, lo in combinations(ranks, 2):
-        for k in ranks:
-            if k not in (hi, lo):
-                shapes.append((2, (hi, hi, lo, lo, k)))
-    codes = []
-    for cat, r in shapes:
-        code = place[cat]
-        for x in r:
-            code = (code << 4) | x
-        codes.append(code)
-    return sorted(codes)
-
-
 #: ``CODES[v]`` is the six-hex-digit code of hand value ``v`` (index 0 unused).
-CODES: npt.NDArray[np.uint32] = np.array([0] + _all_codes(), dtype=np.uint32)
+CODES: npt.NDArray[np.uint32] = np.array([0] + class_codes(), dtype=np.uint32)
 CODES.setflags(write=False)
 assert len(CODES) == N_VALUES + 1
 
@@ -185,13 +136,6 @@ def value_from_code(code: int | npt.ArrayLike) -> npt.NDArray[np.uint16]:
 _CATEGORY_OF_VALUE: npt.NDArray[np.uint8] = (CODES >> 20).astype(np.uint8)
 _CATEGORY_OF_VALUE.setflags(write=False)
 
-_SINGULAR = (
-    "two", "three", "four", "five", "six", "seven", "eight",
-    "nine", "ten", "jack", "queen", "king", "ace",
-)  # fmt: skip
-_PLURAL = tuple(name + ("es" if name == "six" else "s") for name in _SINGULAR)
-
-
 def _check_value(value: object, top: int = N_VALUES) -> int:
     # bool passes isinstance(int) but is always a caller's mistake.
     if (
@@ -214,7 +158,7 @@ def _words(category: int, r: tuple[int, ...], ace_low: str = "") -> str:
     ``ace_low`` is appended to the high card of the straight whose ace
     plays low (where that straight needs a word of explanation).
     """
-    one, many = _SINGULAR, _PLURAL
+    one, many = RANK_NAMES, [plural(name) for name in RANK_NAMES]
     low = ace_low if r[4] == 12 else ""  # of the straights, only the ace-low one puts its ace last
     if category == 8:
         return "Royal flush" if r[0] == 12 else f"Straight flush, {one[r[0]]} high{low}"
@@ -416,7 +360,7 @@ def _values_of(g: Game) -> _GameValues:
         return gv
     kinds = tuple(Category(CATEGORY_NAMES.index(name)) for name, _, _ in g.categories)
     place = [kinds.index(Category(c)) for c in range(len(Category))]
-    codes = np.array([0] + _all_codes(g.deck.start >> 2, place), dtype=np.uint32)
+    codes = np.array([0] + class_codes(g.deck.start >> 2, place), dtype=np.uint32)
     category = np.zeros(g.values + 1, dtype=np.uint8)
     for i, (_, first, last) in enumerate(g.categories):
         category[first : last + 1] = i
