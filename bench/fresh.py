@@ -62,11 +62,10 @@ def memory(n_hands: str) -> dict[str, Any]:
     import numpy as np
 
     import twoplustwo
-    from bench import SEED
-    from twoplustwo_builder.hands import random_hands
+    from bench.memory import random_hands
 
     tables = twoplustwo.load_tables()
-    values = twoplustwo.evaluate_batch(random_hands(int(n_hands), 7, seed=SEED), tables=tables)
+    values = twoplustwo.evaluate_batch(random_hands(int(n_hands)), tables=tables)
     touched = sum(int(np.asarray(a).sum(dtype=np.uint64)) for a in tables.arrays.values())
     KEEP.append(tables)  # the maps go with the last reference to the tables, and must outlive this call
     return {"checksum": int(values.sum(dtype=np.uint64)), "touched": touched}

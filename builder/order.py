@@ -18,10 +18,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["hot_first"]
+__all__ = ["hot_first", "set_counts"]
 
 
-def _set_counts(
+def set_counts(
     tables: list[npt.NDArray[np.int64]], in_deck: npt.NDArray[np.bool_] | None = None
 ) -> list[npt.NDArray[np.float64]]:
     """Card sets of the deck reaching each node, per depth 1..n-1 (float64: exact below 2**53)."""
@@ -57,7 +57,7 @@ def hot_first(
     """
     tables = list(tables)
     carried = dict(carried)
-    for d, count in enumerate(_set_counts(tables, in_deck), start=1):
+    for d, count in enumerate(set_counts(tables, in_deck), start=1):
         order = np.argsort(-count, kind="stable")  # new index -> old index
         new_index = np.empty_like(order)
         new_index[order] = np.arange(len(order))

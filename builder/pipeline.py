@@ -63,12 +63,17 @@ class BuildReport:
         return "\n".join(lines)
 
 
-def _build_dag(n: int, report: BuildReport, bar: tqdm) -> dict[str, npt.NDArray[np.int64]]:
-    """The arrays of hold'em's ``n``-card DAG (tests hand back published ones instead)."""
-    return _build_game_dag(HOLDEM, n, report, bar)
+def build_dag(n: int, report: BuildReport, bar: tqdm) -> dict[str, npt.NDArray[np.int64]]:
+    """The arrays of hold'em's ``n``-card DAG.
+
+    :func:`build` looks it up in this module at each call, so tests replace it to hand
+    back published arrays instead of spending seconds enumerating.
+    """
+    return build_game_dag(HOLDEM, n, report, bar)
 
 
-def _build_game_dag(game: Game, n: int, report: BuildReport, bar: tqdm) -> dict[str, npt.NDArray[np.int64]]:
+def build_game_dag(game: Game, n: int, report: BuildReport, bar: tqdm) -> dict[str, npt.NDArray[np.int64]]:
+    """The arrays of ``game``'s ``n``-card DAG, counted into ``report`` (replaceable as :func:`build_dag` is)."""
     dag = game.dag(n)
     in_deck = game.in_deck()
     t0 = time.perf_counter()
@@ -108,9 +113,9 @@ def build(
             for n in game.dags:
                 with tqdm(total=2 * n, desc=game.dag(n), unit="layer", disable=disable, file=sys.stderr) as bar:
                     if game is HOLDEM:
-                        arrays.update(_build_dag(n, report, bar))
+                        arrays.update(build_dag(n, report, bar))
                     else:
-                        arrays.update(_build_game_dag(game, n, report, bar))
+                        arrays.update(build_game_dag(game, n, report, bar))
         t0 = time.perf_counter()
         stage(target, arrays, _manifest_info(report), staging)
         report.seconds["write"] = time.perf_counter() - t0

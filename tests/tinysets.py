@@ -1,4 +1,4 @@
-"""Tiny table sets, written through the builder's own ``stage()`` and ``publish()``.
+"""Tiny table sets, written with the runtime's own publish protocol and no builder.
 
 Every node count is 1: each ``dagN/layerK`` holds 52 entries and
 ``dag7/value5`` and ``dag7/value6`` one each, all equal to a fill value. Such
@@ -9,6 +9,13 @@ no real build. File names carry a content hash, so two fill values share no
 file and each publish replaces every file of the set before it. Nothing
 walks a tiny set: its entries point at nodes that do not exist.
 
+:func:`stage_tiny` writes a set into a staging directory of
+:func:`twoplustwo.tables.publish.new_staging`, each array as a ``.part`` file
+renamed to its content name, as any writer must;
+:func:`twoplustwo.tables.publish.publish` moves it into place. The runtime's
+tests need nothing more. The builder's tests run the same writer through the
+builder's ``stage()`` (``tests/builder/tinybuild.py``).
+
 A child process is the writer when the test must kill it or race it::
 
     python -m tests.tinysets TARGET [--fills 1,2] [--rounds N | --seconds S] [--pause POINT]
@@ -18,8 +25,6 @@ published. ``--pause`` stops it once, at the first set, at POINT: it prints
 ``paused POINT``, then waits for a line on stdin before going on, so a test
 can SIGKILL it there or let it finish. The points:
 
-- ``part``: the first array written into its ``.npy.part``, not yet renamed;
-- ``npy``: the first array renamed to its ``.npy``, the second's ``.part`` just opened;
 - ``staged``: the whole set and its manifest staged, ``publish()`` not yet called;
 - ``published``: ``publish()`` returned (a writer that must not exit before the test kills it).
 
@@ -31,22 +36,31 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
+import os
 import signal
 import sys
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.tables.format import DAGS, FORMAT_VERSION, ROLES, layer_role, npy_header
+from twoplustwo.tables.format import DAGS, FORMAT_VERSION, MANIFEST, ROLES, layer_role, npy_header, parse_manifest
 from twoplustwo.tables.load import Tables
-from twoplustwo_builder.write import publish, stage
+from twoplustwo.tables.publish import content_name, discard, new_staging, publish
 
 ROOT = Path(__file__).resolve().parent.parent
-PAUSE_POINTS = ("part", "npy", "staged", "published")
+#: Where every writer can stop itself, around ``publish()``.
+PAUSE_POINTS = ("staged", "published")
 INFO: dict[str, Any] = {"nodes": {d: [1] * n for d, n in DAGS.items()}}
+#: The header of every tiny array ends at this offset, as numpy's own does for them.
+OFFSET = 128
+
+#: ``stage(target, arrays, info)``: writes a set into a new staging directory of ``target``, returns it.
+Stage = Callable[[Path, dict[str, npt.NDArray[np.uint8]], dict[str, Any]], Path]
 
 
 def tiny_arrays(fill: int) -> dict[str, npt.NDArray[np.uint8]]:
@@ -57,9 +71,33 @@ def tiny_arrays(fill: int) -> dict[str, npt.NDArray[np.uint8]]:
     return out
 
 
+def stage_tiny(target: Path, arrays: dict[str, npt.NDArray[np.uint8]], info: dict[str, Any]) -> Path:
+    """Stage ``arrays`` (uint8, 1-D) and their manifest in a new staging directory of ``target``; return it."""
+    staging = new_staging(target)
+    try:
+        entries = []
+        for role in sorted(arrays):
+            a = np.ascontiguousarray(arrays[role], dtype=np.uint8)
+            raw = npy_header(a.dtype.str, a.size, OFFSET) + a.tobytes()
+            part = staging / (role.replace("/", ".") + ".npy.part")
+            part.write_bytes(raw)
+            sha = hashlib.sha256(raw).hexdigest()
+            name = content_name(role, sha)
+            os.replace(part, staging / name)
+            entries.append({"name": name, "role": role, "dtype": a.dtype.str, "shape": [a.size],
+                            "offset": OFFSET, "nbytes": a.size, "sha256": sha})  # fmt: skip
+        text = json.dumps({"format_version": FORMAT_VERSION, **info, "files": entries}, indent=2) + "\n"
+        parse_manifest(text, strict=True)  # what publish() would refuse fails here, with the staging removed
+        (staging / MANIFEST).write_text(text)
+    except BaseException:
+        discard(staging)
+        raise
+    return staging
+
+
 def write_tiny(target: Path, fill: int) -> Path:
     """Stage and publish the tiny set of ``fill`` in ``target``; return ``target``."""
-    return publish(stage(target, tiny_arrays(fill), INFO))
+    return publish(stage_tiny(target, tiny_arrays(fill), INFO))
 
 
 def is_tiny(t: Tables) -> bool:
@@ -79,43 +117,14 @@ def writer_cmd(target: Path, *options: str) -> list[str]:
     return [sys.executable, "-m", "tests.tinysets", str(target), *options]
 
 
-def _pause(point: str) -> None:
+def pause(point: str) -> None:
+    """Say ``paused POINT`` and wait for a line on stdin (the test kills the writer here, or sends one)."""
     print(f"paused {point}", flush=True)
-    sys.stdin.readline()  # the test kills us here, or sends a line to go on
-
-
-def _pause_inside_stage(point: str) -> None:
-    # stage() writes each array as a .part file, hashes it, renames it to
-    # its .npy name, then makes the next array's header: wrapping the hash
-    # and the header stops the writer at those points without touching the
-    # builder's code.
-    from twoplustwo_builder import write
-
-    real_hash, real_header = write.sha256_file, write.npy_header
-    hashes = headers = 0  # calls of the hash; headers made (a too short try raises)
-    paused = False
-
-    def sha256_file(path: Any) -> str:
-        nonlocal hashes
-        hashes += 1
-        if point == "part" and hashes == 1:
-            _pause(point)  # the first array is complete on disk, still named .part
-        return real_hash(path)
-
-    def npy_header(*args: Any) -> bytes:
-        nonlocal headers, paused
-        if point == "npy" and headers == 1 and hashes == 1 and not paused:
-            paused = True
-            _pause(point)  # the next array begins: the first one is renamed to its .npy name
-        header = real_header(*args)
-        headers += 1
-        return header
-
-    write.sha256_file, write.npy_header = sha256_file, npy_header
+    sys.stdin.readline()
 
 
 def tiny_files(seed: int, games: tuple[str, ...] = ()) -> tuple[dict[str, Any], dict[str, bytes]]:
-    """The tiny set as bytes, made without the builder: ``(manifest, {file name: bytes})``.
+    """The tiny set as bytes, made in memory: ``(manifest, {file name: bytes})``.
 
     Its bytes depend on ``seed``, for tests that craft bundles or stage files
     by hand. Each of ``games`` adds the 9 roles of its DAG ``<game>/dag7``.
@@ -127,30 +136,42 @@ def tiny_files(seed: int, games: tuple[str, ...] = ()) -> tuple[dict[str, Any], 
     files = {}
     for role in roles:
         length = 52 if "/layer" in role else 1
-        raw = npy_header("|u1", length, 128) + bytes([seed % 251]) * length
+        raw = npy_header("|u1", length, OFFSET) + bytes([seed % 251]) * length
         sha = hashlib.sha256(raw).hexdigest()
-        name = f"{role.replace('/', '.')}.{sha[:16]}.npy"
+        name = content_name(role, sha)
         files[name] = raw
         entries.append(
-            {"name": name, "role": role, "dtype": "|u1", "shape": [length], "offset": 128, "nbytes": length}
+            {"name": name, "role": role, "dtype": "|u1", "shape": [length], "offset": OFFSET, "nbytes": length}
         )
         entries[-1]["sha256"] = sha
     manifest = {"format_version": FORMAT_VERSION, "nodes": nodes, "files": entries}
     return manifest, files
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m tests.tinysets", description="Publish tiny table sets.")
+def main(
+    argv: list[str] | None = None,
+    *,
+    stage: Stage = stage_tiny,
+    inside: Mapping[str, Callable[[str], None]] | None = None,
+    prog: str = "python -m tests.tinysets",
+) -> int:
+    """Publish tiny sets as the command line says, each staged by ``stage``.
+
+    ``inside`` adds pause points within ``stage``: each maps a point's name
+    to what arms it (called once with the name, before the first set).
+    """
+    inside = inside or {}
+    p = argparse.ArgumentParser(prog=prog, description="Publish tiny table sets.")
     p.add_argument("target", type=Path)
     p.add_argument("--fills", default="1,2", help="fill values to cycle through (default 1,2)")
     how_long = p.add_mutually_exclusive_group()
     how_long.add_argument("--rounds", type=int, default=1, help="sets to publish (default 1)")
     how_long.add_argument("--seconds", type=float, help="publish for this long instead")
-    p.add_argument("--pause", choices=PAUSE_POINTS, help="stop once there and wait for a line on stdin")
+    p.add_argument("--pause", choices=(*inside, *PAUSE_POINTS), help="stop once there and wait for a line on stdin")
     args = p.parse_args(argv)
     sets = [tiny_arrays(int(f)) for f in args.fills.split(",")]
-    if args.pause in ("part", "npy"):
-        _pause_inside_stage(args.pause)
+    if args.pause in inside:
+        inside[args.pause](args.pause)
     end = time.monotonic() + args.seconds if args.seconds is not None else None
     stopped: list[int] = []
     # SIGTERM ends the loop between publishes, never inside one.
@@ -159,10 +180,10 @@ def main(argv: list[str] | None = None) -> int:
     while not stopped and ((count < args.rounds) if end is None else (time.monotonic() < end)):
         staging = stage(args.target, sets[count % len(sets)], INFO)
         if args.pause == "staged" and count == 0:
-            _pause(args.pause)
+            pause(args.pause)
         publish(staging)
         if args.pause == "published" and count == 0:
-            _pause(args.pause)
+            pause(args.pause)
         count += 1
     print(count)
     return 0

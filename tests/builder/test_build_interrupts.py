@@ -5,7 +5,7 @@ Writers are watched from outside. The builder (``python -m twoplustwo_builder
 starts enumerating, fills it with ``*.npy.part`` and ``*.npy`` files while it
 writes, adds ``manifest.json`` before its self-check, and empties it into
 ``DIR`` when it publishes under ``DIR/.lock``. A tiny writer
-(:mod:`tests.tinysets`) goes through the same ``stage()`` and ``publish()``
+(:mod:`tests.builder.tinybuild`) goes through the same ``stage()`` and ``publish()``
 in milliseconds instead of 20 s, so the kill points about the write and
 publish protocol use it: it stops itself at an exact point inside
 ``stage()``, or waits for the lock the test holds. The points about the
@@ -49,7 +49,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.tinysets import ROOT, fill_of, is_tiny, write_tiny, writer_cmd
+from tests.builder.tinybuild import writer_cmd
+from tests.tinysets import ROOT, fill_of, is_tiny, write_tiny
 from twoplustwo.hands.batch import walk
 from twoplustwo.tables.format import MANIFEST, ROLES
 from twoplustwo.tables.load import default_path, load_tables
@@ -162,7 +163,7 @@ class KillPoint:
     name: str
     ready: Callable[[Watch], bool]
     tiny: bool = False  # a tiny writer rather than the builder
-    pause: str | None = None  # where the tiny writer stops itself (``tests.tinysets --pause``)
+    pause: str | None = None  # where the tiny writer stops itself (``tests.builder.tinybuild --pause``)
     hold_lock: bool = False  # hold DIR/.lock so that the writer waits in publish
     release_first: bool = False  # let go of the lock, then wait for ``then`` before the kill
     then: Callable[[Watch], bool] | None = None  # spun on without sleeping: publishing is quick
@@ -368,7 +369,7 @@ def reuse(n, report, bar):
     report.nodes_before[dag] = published.manifest["nodes_before_join"][dag]
     return {role: np.asarray(a) for role, a in published.arrays.items() if role.startswith(dag + "/")}
 
-pipeline._build_dag = reuse
+pipeline.build_dag = reuse
 sys.exit(main(sys.argv[2:]))
 """
 

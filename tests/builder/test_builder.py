@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.tinysets import INFO, fill_of, tiny_arrays, tiny_files, writer_cmd
+from tests.builder.tinybuild import writer_cmd
+from tests.tinysets import INFO, fill_of, stage_tiny, tiny_arrays, tiny_files
 from twoplustwo.tables.format import MANIFEST
 from twoplustwo.tables.load import default_path, load_tables
 from twoplustwo_builder import pipeline
@@ -43,7 +44,7 @@ def _reuse_games(monkeypatch, built):
         report.nodes_before[dag] = built.manifest["nodes_before_join"][dag]
         return {role: np.asarray(a) for role, a in built.arrays.items() if role.startswith(f"{dag}/")}
 
-    monkeypatch.setattr(pipeline, "_build_game_dag", reuse)
+    monkeypatch.setattr(pipeline, "build_game_dag", reuse)
 
 
 def _carried(layers):
@@ -97,10 +98,10 @@ def test_fill_dead_takes_the_same_rank_in_a_live_suit():
 
 def test_hot_first_numbering_puts_busy_nodes_first(built):
     # Card sets per depth-6 node, by the same prefix counting the histogram uses.
-    from twoplustwo_builder.order import _set_counts
+    from twoplustwo_builder.order import set_counts
 
     layers = [np.asarray(built.arrays[f"dag7/layer{k}"], dtype=np.int64).reshape(-1, 52) for k in range(1, 8)]
-    counts = _set_counts(layers)
+    counts = set_counts(layers)
     for c in counts:
         assert (np.diff(c) <= 0).all()
     assert counts[-1].sum() == 20358520  # every 6-card set reaches one depth-6 node
@@ -165,7 +166,7 @@ def test_failed_self_check_publishes_nothing(tmp_path, built, monkeypatch):
             arrays["dag5/layer5"][node * 52 + 17] ^= 1
         return arrays
 
-    monkeypatch.setattr(pipeline, "_build_dag", reuse)
+    monkeypatch.setattr(pipeline, "build_dag", reuse)
     _reuse_games(monkeypatch, built)
     with pytest.raises(SelfCheckError, match="dag5, all 5-card hands: 1.* hands differ"):
         pipeline.build(target, quiet=True)
@@ -192,7 +193,7 @@ def test_a_completed_build_publishes_the_committed_manifest(tmp_path, built, mon
         report.nodes_before[dag] = built.manifest["nodes_before_join"][dag]
         return {role: np.asarray(a) for role, a in built.arrays.items() if role.startswith(f"{dag}/")}
 
-    monkeypatch.setattr(pipeline, "_build_dag", reuse)
+    monkeypatch.setattr(pipeline, "build_dag", reuse)
     _reuse_games(monkeypatch, built)
     target = tmp_path / "t"
     pipeline.build(target, quiet=True, check=False)
@@ -291,3 +292,16 @@ def test_staged_files_are_exactly_what_numpy_writes(tmp_path: Path) -> None:
             assert f["offset"] == 128
     finally:
         discard(staging)
+
+
+def test_the_runtimes_tiny_writer_stages_what_the_builder_stages(tmp_path: Path) -> None:
+    # The runtime's tests publish tiny sets without the builder: their files
+    # must be the builder's, byte for byte, for those tests to stand for it.
+    ours, theirs = stage_tiny(tmp_path / "a", tiny_arrays(7), INFO), stage(tmp_path / "b", tiny_arrays(7), INFO)
+    try:
+        assert (ours / MANIFEST).read_text() == (theirs / MANIFEST).read_text()
+        for f in json.loads((ours / MANIFEST).read_text())["files"]:
+            assert (ours / f["name"]).read_bytes() == (theirs / f["name"]).read_bytes()
+    finally:
+        discard(ours)
+        discard(theirs)

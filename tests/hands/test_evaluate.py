@@ -1,11 +1,11 @@
-"""The runtime against the oracles: every 5-, 6- and 7-card hand, random samples, bad input.
+"""Single hands and batches on the runtime alone: the conformance vectors, properties, bad input, imports.
 
-The DAG is checked three ways: hand by hand against all four oracles on
-every five-card hand; by category counts and distinct values against the
-published figures on every six- and seven-card hand (the oracles agree with
-those figures in ``test_oracles_exhaustive.py``); and hand by hand against
-:mod:`twoplustwo_builder.oracles.specialk` on a million random hands per size in random
-card order. Takes about 30 seconds on two cores.
+The values are held to ``spec/conformance/vectors.txt``, the committed
+vectors every correct table set gives (10,009 hands of 5, 6 and 7 cards, in
+every card spelling), on a single call and a batch of every integer dtype.
+Random hands come from numpy. The exhaustive sweeps and the comparisons
+with the builder's independent oracles are the builder's tests
+(``tests/builder/test_evaluate_oracles.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import numpy.typing as npt
@@ -22,115 +21,68 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twoplustwo.hands.batch import evaluate, evaluate_batch, walk
-from twoplustwo.tables.load import get_tables
+from tests.randomhands import random_hands
+from twoplustwo.hands.batch import evaluate, evaluate_batch
 from twoplustwo.vocab.cards import format_card, format_cards, parse_cards
-from twoplustwo.vocab.values import CATEGORIES, HAND_COUNTS, N_VALUES, categories
-from twoplustwo_builder.hands import N_HANDS, all_hands, random_hands
-from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
+from twoplustwo.vocab.values import N_VALUES
 
-ORACLES: list[ModuleType] = [categoriser, signature, cactus_kev, specialk]
-
-# Hands per category, by name, as published.
-PUBLISHED: dict[int, dict[str, int]] = {n: dict(zip(CATEGORIES, HAND_COUNTS[n][0])) for n in (6, 7)}
-DISTINCT = {n: HAND_COUNTS[n][1] for n in (6, 7)}
-
-
-def _per_category(histogram: npt.NDArray[np.int64]) -> dict[str, int]:
-    per = np.bincount(categories(np.arange(1, N_VALUES + 1)), weights=histogram[1:], minlength=9)
-    return {CATEGORIES[c]: int(per[c]) for c in range(8, -1, -1)}
+VECTORS = Path(__file__).resolve().parents[2] / "spec" / "conformance" / "vectors.txt"
 
 
 @pytest.fixture(scope="module")
-def five_card_hands() -> npt.NDArray[np.uint8]:
-    return np.concatenate(list(all_hands(5)))
+def vectors() -> dict[int, tuple[list[str], npt.NDArray[np.uint8], npt.NDArray[np.uint16]]]:
+    """``{n: (texts, cards, values)}`` of the conformance vectors of n cards."""
+    rows: dict[int, list[tuple[str, list[int], int]]] = {5: [], 6: [], 7: []}
+    for line in VECTORS.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        text, value = line.split("\t")
+        cards = parse_cards(text)
+        rows[len(cards)].append((text, cards, int(value)))
+    return {
+        n: ([t for t, _, _ in r], np.array([c for _, c, _ in r], dtype=np.uint8),
+            np.array([v for _, _, v in r], dtype=np.uint16))
+        for n, r in rows.items()
+    }  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def five_card_values(five_card_hands: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]:
-    return evaluate_batch(five_card_hands)
+# ------------------------------------------------------------ the vectors
 
 
-# ------------------------------------------------------- every five-card hand
-
-
-@pytest.mark.parametrize("oracle", ORACLES, ids=lambda m: m.__name__.rsplit(".", 1)[-1])
-def test_batch_agrees_with_oracle_on_every_five_card_hand(
-    oracle: ModuleType, five_card_hands: npt.NDArray[np.uint8], five_card_values: npt.NDArray[np.uint16]
+@pytest.mark.parametrize("n", [5, 6, 7])
+def test_the_conformance_vectors_single_and_batch(
+    n: int, vectors: dict[int, tuple[list[str], npt.NDArray[np.uint8], npt.NDArray[np.uint16]]]
 ) -> None:
-    assert len(five_card_hands) == N_HANDS[5]
-    np.testing.assert_array_equal(five_card_values, oracle.evaluate(five_card_hands))
-
-
-def test_every_five_card_hand_takes_every_value(five_card_values: npt.NDArray[np.uint16]) -> None:
-    assert five_card_values.dtype == np.uint16
-    assert np.unique(five_card_values).tolist() == list(range(1, N_VALUES + 1))
-
-
-def test_single_path_tables_on_every_five_card_hand(
-    five_card_hands: npt.NDArray[np.uint8], five_card_values: npt.NDArray[np.uint16]
-) -> None:
-    # evaluate() walks five cards down the 7-card DAG and reads dag7/value5,
-    # while evaluate_batch() uses dag5: both routes must agree everywhere.
-    t = get_tables()
-    nodes = walk(t.layers("dag7")[:5], five_card_hands)
-    np.testing.assert_array_equal(t.arrays["dag7/value5"][nodes], five_card_values)
-
-
-def test_single_agrees_on_a_random_subset_of_five_card_hands(
-    five_card_hands: npt.NDArray[np.uint8], five_card_values: npt.NDArray[np.uint16]
-) -> None:
-    rows = np.random.default_rng(5).choice(len(five_card_hands), 20_000, replace=False)
-    got = [evaluate(h) for h in five_card_hands[rows].tolist()]
-    assert got == five_card_values[rows].tolist()
-
-
-# ------------------------------------------- every six- and seven-card hand
-
-
-@pytest.mark.parametrize("k", [6, 7])
-def test_category_counts_over_every_hand(k: int) -> None:
-    t = get_tables()
-    histogram = np.zeros(N_VALUES + 1, dtype=np.int64)
-    # The 6-card run also walks the 7-card DAG to depth six and reads
-    # dag7/value6, the table evaluate() uses for six cards.
-    via_dag7 = np.zeros(N_VALUES + 1, dtype=np.int64) if k == 6 else None
-    for chunk in all_hands(k):
-        values = evaluate_batch(chunk, check=False)
-        histogram += np.bincount(values, minlength=N_VALUES + 1)
-        if via_dag7 is not None:
-            nodes = walk(t.layers("dag7")[:6], chunk)
-            single = t.arrays["dag7/value6"][nodes]
-            np.testing.assert_array_equal(single, values)
-            via_dag7 += np.bincount(single, minlength=N_VALUES + 1)
-    assert histogram[0] == 0
-    assert int(histogram.sum()) == N_HANDS[k]
-    assert _per_category(histogram) == PUBLISHED[k]
-    assert int((histogram > 0).sum()) == DISTINCT[k]
-
-
-# ------------------------------------------------------- large random samples
-
-
-@pytest.mark.parametrize("k", [5, 6, 7])
-def test_random_hands_in_random_order_agree_with_specialk(k: int) -> None:
-    hands = random_hands(1_000_000, k, seed=4000 + k)  # rows come in random card order
-    expected = specialk.evaluate(hands)
-    np.testing.assert_array_equal(evaluate_batch(hands), expected)
-    np.testing.assert_array_equal(evaluate_batch(hands, check=False, threads=1), expected)
-    np.testing.assert_array_equal(evaluate_batch(hands, threads=2), expected)
+    texts, cards, values = vectors[n]
+    assert len(values) > 3000 and 1 <= values.min() and values.max() <= N_VALUES
+    np.testing.assert_array_equal(evaluate_batch(cards), values)
+    np.testing.assert_array_equal(evaluate_batch(cards, check=False, threads=1), values)
+    np.testing.assert_array_equal(evaluate_batch(cards, threads=2), values)
     # Another order of the same cards: the walk must not care.
-    shuffled = np.random.default_rng(k).permuted(hands, axis=1)
-    np.testing.assert_array_equal(evaluate_batch(shuffled), expected)
+    shuffled = np.random.default_rng(n).permuted(cards, axis=1)
+    np.testing.assert_array_equal(evaluate_batch(shuffled), values)
+    assert [evaluate(t) for t in texts] == values.tolist()
+    assert [evaluate(h) for h in cards.tolist()] == values.tolist()
+    assert [evaluate(tuple(h)) for h in shuffled[:2_000].tolist()] == values[:2_000].tolist()
 
 
-@pytest.mark.parametrize("k", [5, 6, 7])
-def test_single_agrees_with_specialk_on_random_hands(k: int) -> None:
-    hands = random_hands(20_000, k, seed=5000 + k)
-    expected = specialk.evaluate(hands).tolist()
-    rows = hands.tolist()
-    assert [evaluate(h) for h in rows] == expected
-    assert [evaluate(tuple(h)) for h in rows[:2_000]] == expected[:2_000]
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.uint16, np.int32, np.int64, ">i4"])
+def test_integer_dtypes(
+    dtype: npt.DTypeLike, vectors: dict[int, tuple[list[str], npt.NDArray[np.uint8], npt.NDArray[np.uint16]]]
+) -> None:
+    _, cards, values = vectors[7]
+    converted = cards.astype(dtype)
+    np.testing.assert_array_equal(evaluate_batch(converted), values)
+    np.testing.assert_array_equal(evaluate_batch(converted, check=False), values)
+    np.testing.assert_array_equal(evaluate_batch(converted.tolist()), values)
+    assert evaluate(converted[0]) == int(values[0])
+
+
+def test_uint64_without_check(
+    vectors: dict[int, tuple[list[str], npt.NDArray[np.uint8], npt.NDArray[np.uint16]]]
+) -> None:
+    _, cards, values = vectors[7]
+    np.testing.assert_array_equal(evaluate_batch(cards.astype(np.uint64), check=False), values)
 
 
 # ------------------------------------------------------------------- properties
@@ -170,11 +122,10 @@ def test_string_input_equals_int_input(hand: list[int]) -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(hand=_hands)
-def test_value_is_in_range_and_matches_specialk(hand: list[int]) -> None:
+def test_value_is_an_int_in_range(hand: list[int]) -> None:
     value = evaluate(hand)
     assert type(value) is int
     assert 1 <= value <= N_VALUES
-    assert value == int(specialk.evaluate(np.array([hand]))[0])
 
 
 # --------------------------------------------------------------- known hands
@@ -305,24 +256,6 @@ def test_batch_check_names_the_first_bad_row_of_either_kind() -> None:
         evaluate_batch(hands)
 
 
-@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.uint16, np.int32, np.int64, ">i4"])
-def test_integer_dtypes(dtype: npt.DTypeLike) -> None:
-    hands = random_hands(1_000, 7, seed=9)
-    expected = specialk.evaluate(hands)
-    converted = hands.astype(dtype)
-    np.testing.assert_array_equal(evaluate_batch(converted), expected)
-    np.testing.assert_array_equal(evaluate_batch(converted, check=False), expected)
-    np.testing.assert_array_equal(evaluate_batch(converted.tolist()), expected)
-    assert evaluate(converted[0]) == int(expected[0])
-
-
-def test_uint64_without_check() -> None:
-    hands = random_hands(100, 7, seed=9)
-    np.testing.assert_array_equal(
-        evaluate_batch(hands.astype(np.uint64), check=False), specialk.evaluate(hands)
-    )
-
-
 @pytest.mark.parametrize("k", [5, 6, 7])
 def test_empty_batch(k: int) -> None:
     out = evaluate_batch(np.zeros((0, k), dtype=np.uint8))
@@ -351,13 +284,15 @@ def _run(code: str) -> str:
 def test_import_loads_neither_builder_nor_tables() -> None:
     out = _run(
         """
-        import sys
+        import gc, sys
         import twoplustwo
         import twoplustwo.cli
-        import twoplustwo.tables.load as tables
+        from twoplustwo.tables.load import Tables
         leaked = sorted(m for m in sys.modules if m == "twoplustwo_builder" or m.startswith("twoplustwo_builder."))
         assert not leaked, leaked
-        assert tables._cached is None, "tables loaded at import"
+        def loaded():
+            return any(isinstance(o, Tables) for o in gc.get_objects())
+        assert not loaded(), "tables loaded at import"
         def mapped():
             try:
                 with open("/proc/self/maps") as f:
@@ -366,7 +301,7 @@ def test_import_loads_neither_builder_nor_tables() -> None:
                 return False
         assert not mapped(), "table files mapped at import"
         twoplustwo.evaluate("As Ks Qs Js Ts 2c 3d")
-        assert tables._cached is not None
+        assert loaded()
         assert mapped() or not __import__("os").path.exists("/proc/self/maps")
         print("ok")
         """

@@ -3,8 +3,17 @@
 - the runtime wheel holds ``twoplustwo`` only and the builder wheel
   ``twoplustwo_builder`` only (a top-level ``builder`` would clash with
   another distribution's package);
-- no module of the runtime imports the builder, and none imports another
-  module's underscore names;
+- no module of the runtime imports the builder, and the runtime's tests
+  run without it (read from their source, and shown by running a sample
+  of them where importing the builder fails);
+- no module of the runtime, the builder, the tests or bench reaches
+  another module's underscore names: not by import, not by attribute
+  (``module._name``), not by name in ``setattr``/``monkeypatch.setattr``,
+  not in code they hand to a child Python. A private module (one whose own
+  name starts with an underscore: the C core ``twoplustwo.kernels._core``)
+  belongs to its package: its package's modules and that package's tests
+  (``tests/kernels``) import it, nothing else does (the rest ask
+  :func:`twoplustwo.kernels.choice.extension`);
 - the runtime's import graph, read from the source with ``ast``, has no cycle.
 """
 
@@ -15,13 +24,26 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from twoplustwo.kernels.choice import extension
+
 ROOT = Path(__file__).resolve().parents[2]
 RUNTIME = ROOT / "twoplustwo"
+#: The folders of the code the guards read; the builder's is importable as twoplustwo_builder.
+PROJECT = {
+    "twoplustwo": RUNTIME,
+    "twoplustwo_builder": ROOT / "builder",
+    "bench": ROOT / "bench",
+    "tests": ROOT / "tests",
+}
+#: The runtime's tests: these folders of tests/, and the helpers and conftest.py at its top.
+RUNTIME_TESTS = ("vocab", "tables", "kernels", "hands", "odds", "cli", "spec", "house")
 
 
 def _module_name(path: Path) -> str:
@@ -70,11 +92,270 @@ def test_the_runtime_never_imports_the_builder() -> None:
             assert not module.startswith(("twoplustwo_builder", "builder")), f"{path.name} imports {module}"
 
 
+def _runtime_test_files() -> list[Path]:
+    """The runtime's tests and the helpers and conftest.py at the top of tests/."""
+    tests = ROOT / "tests"
+    return sorted(tests.glob("*.py")) + sorted(p for d in RUNTIME_TESTS for p in (tests / d).rglob("*.py"))
+
+
+def _builder_imports(path: Path) -> list[str]:
+    """The builder's modules ``path`` imports: by statement anywhere in it, or by name through ``importlib``."""
+    modules = [m for m, _ in _imports(path)]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute | ast.Name)
+            and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id)
+            in ("import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            modules.append(str(node.args[0].value))
+    # tests.builder holds the builder's tests and their helpers, which import it.
+    return [m for m in modules if m.split(".")[0] == "twoplustwo_builder" or m.startswith("tests.builder")]
+
+
+def test_the_runtimes_tests_never_import_the_builder() -> None:
+    # Not even lazily: a test that needs the builder runs it as a program
+    # (``python -m twoplustwo_builder``), or is a builder's test (tests/builder).
+    files = _runtime_test_files()
+    assert ROOT / "tests" / "conftest.py" in files and ROOT / "tests" / "tinysets.py" in files
+    assert len(files) > 30
+    found = {str(p.relative_to(ROOT)): _builder_imports(p) for p in files}
+    assert not {k: v for k, v in found.items() if v}
+    # The reader sees each form, or this test could not fail.
+    probe = ROOT / "tests" / "builder" / "tinybuild.py"
+    assert _builder_imports(probe) == ["twoplustwo_builder"]
+
+
+#: Run where importing the builder fails: the files that once imported it,
+#: and spec/ (fixtures without the builder's generator). A few seconds.
+BUILDER_FREE_SAMPLE = [
+    "tests/spec/test_conformance.py",
+    "tests/hands/test_evaluate.py",
+    "tests/tables/test_atomic.py",
+]
+
+_WITHOUT_BUILDER = """
+import sys
+
+
+class NoBuilder:
+    # First on sys.meta_path, so that an installed builder (editable or
+    # not) is out of reach: import twoplustwo_builder fails as if it were
+    # not installed.
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] == "twoplustwo_builder":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+sys.meta_path.insert(0, NoBuilder())
+try:
+    import twoplustwo_builder  # noqa: F401
+except ModuleNotFoundError:
+    pass
+else:
+    sys.exit("the builder could still be imported")
+import pytest
+
+sys.exit(pytest.main(sys.argv[1:]))
+"""
+
+
+def test_a_sample_of_the_runtimes_tests_passes_without_the_builder() -> None:
+    argv = ["-q", "-p", "no:cacheprovider", "-m", "not slow"]
+    r = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_BUILDER, *argv, *BUILDER_FREE_SAMPLE],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    summary = r.stdout.strip().splitlines()[-1]
+    assert " passed" in summary and "skipped" not in summary and "error" not in summary, summary
+    assert int(summary.split(" passed")[0].split()[-1]) > 150, summary
+
+
+def _project_files() -> list[Path]:
+    return sorted(p for folder in PROJECT.values() for p in folder.rglob("*.py") if ".egg-info" not in str(p))
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
 def test_no_module_imports_another_modules_private_names() -> None:
-    for path in sorted(RUNTIME.rglob("*.py")) + sorted((ROOT / "builder").rglob("*.py")):
+    for path in _project_files():
         for module, names in _imports(path):
-            private = [n for n in names if n.startswith("_") and not n.startswith("__")]
+            private = [n for n in names if _private(n)]
             assert not private, f"{path.relative_to(ROOT)} imports {private} from {module}"
+
+
+def _project_module(path: Path) -> str:
+    """The name ``path`` is imported under: the builder's folder is the package ``twoplustwo_builder``."""
+    name = _module_name(path)
+    return "twoplustwo_builder" + name[len("builder") :] if name.split(".")[0] == "builder" else name
+
+
+def _is_project_module(name: str) -> bool:
+    top, *rest = name.split(".")
+    if top not in PROJECT:
+        return False
+    where = PROJECT[top].joinpath(*rest)
+    return any(where.with_suffix(e).is_file() for e in (".py", ".pyi")) or where.is_dir()
+
+
+def _code_strings(tree: ast.AST) -> Iterator[ast.Module]:
+    """Python source held in string constants of ``tree`` (code run by ``python -c``), parsed."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "import " in node.value:
+            try:
+                yield ast.parse(textwrap.dedent(node.value))
+            except SyntaxError:
+                continue  # prose that mentions an import
+
+
+def _private_reaches(tree: ast.AST, me: str, package: str) -> Iterator[tuple[int, str]]:
+    """``(line, what)`` for each reach into another project module's underscore names in ``tree``.
+
+    ``me`` is the module of the file, ``package`` the package its relative imports start from.
+    """
+    bound: dict[str, str] = {}  # local name -> the project module it is bound to
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                # "import a.b" binds a; "import a.b as n" binds n to a.b.
+                top = alias.name.split(".")[0]
+                bound[alias.asname or top] = alias.name if alias.asname else top
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            for alias in node.names:
+                if _is_project_module(f"{base}.{alias.name}"):
+                    bound[alias.asname or alias.name] = f"{base}.{alias.name}"
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr == "import_module"
+            and node.value.args
+            and isinstance(node.value.args[0], ast.Constant)
+        ):
+            bound[node.targets[0].id] = str(node.value.args[0].value)
+
+    def module_of(node: ast.expr) -> str | None:
+        """The dotted project module ``node`` names, if it names one other than ``me``."""
+        if isinstance(node, ast.Name):
+            name = bound.get(node.id)
+        elif isinstance(node, ast.Attribute):
+            outer = module_of(node.value)
+            name = f"{outer}.{node.attr}" if outer else None
+        else:
+            return None
+        return name if name and name != me and _is_project_module(name) else None
+
+    def private_path(text: str) -> bool:
+        """Whether a dotted ``"module.path._name"`` reaches past a project module into an underscore name."""
+        parts = text.split(".")
+        return any(_is_project_module(".".join(parts[:i])) and _private(parts[i]) for i in range(1, len(parts)))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr) and module_of(node.value):
+            yield node.lineno, f"{module_of(node.value)}.{node.attr}"
+        elif isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            args = node.args
+            first = args[0] if args else None
+            if called in ("setattr", "getattr", "delattr", "hasattr") and len(args) >= 2 and first is not None:
+                name = args[1]
+                if isinstance(name, ast.Constant) and isinstance(name.value, str) and _private(name.value):
+                    if module_of(first):
+                        yield node.lineno, f"{called}({module_of(first)}, {name.value!r})"
+            if called in ("setattr", "delattr") and isinstance(first, ast.Constant) and isinstance(first.value, str):
+                if private_path(first.value):
+                    yield node.lineno, f"{called}({first.value!r})"
+
+
+def test_no_module_reaches_another_modules_private_names_by_attribute() -> None:
+    found = []
+    for path in _project_files():
+        me = _project_module(path)
+        package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+        tree = ast.parse(path.read_text(), str(path))
+        where = path.relative_to(ROOT)
+        found += [f"{where}:{line} reaches {what}" for line, what in _private_reaches(tree, me, package)]
+        for code in _code_strings(tree):
+            found += [f"{where}: code it runs reaches {what}" for _, what in _private_reaches(code, me, package)]
+    assert not found, "\n".join(found)
+
+
+def test_the_private_reach_finder_sees_each_form() -> None:
+    # Line by line: written as one string, this test's own source would be code the guard reads.
+    code = "\n".join([
+        "import twoplustwo.tables.load",
+        "from twoplustwo.odds import exact",
+        "from twoplustwo.tables import bundle as b",
+        "import importlib",
+        "pre = importlib.import_module('twoplustwo.odds.preflop')",
+        "exact._score",
+        "b._copy(1)",
+        "twoplustwo.tables.load._cached",
+        "pre._PERM",
+        "monkeypatch.setattr(exact, '_STEP', 1)",
+        "setattr(b, '_x', 2)",
+        "monkeypatch.setattr('twoplustwo.odds.exact._STEP', 3)",
+        "exact.__name__, exact.public, obj._private, monkeypatch.setattr(obj, '_x', 1)",
+    ])  # fmt: skip
+    found = sorted(what for _, what in _private_reaches(ast.parse(code), "tests.x", "tests"))
+    assert found == sorted([
+        "twoplustwo.odds.exact._score",
+        "twoplustwo.tables.bundle._copy",
+        "twoplustwo.tables.load._cached",
+        "twoplustwo.odds.preflop._PERM",
+        "setattr(twoplustwo.odds.exact, '_STEP')",
+        "setattr(twoplustwo.tables.bundle, '_x')",
+        "setattr('twoplustwo.odds.exact._STEP')",
+    ])  # fmt: skip
+    # A module's own names are its own.
+    own = ast.parse("\n".join(["from twoplustwo.odds import exact", "exact._x"]))
+    assert not list(_private_reaches(own, "twoplustwo.odds.exact", "twoplustwo.odds"))
+    # Code in a string is read too; prose that mentions an import is not.
+    held = ast.parse(f"code = {code!r}\nprose = 'import this, and that.'")
+    assert [type(m.body[0]) for m in _code_strings(held)] == [ast.Import]
+
+
+def _private_module_users(path: Path) -> Iterator[str]:
+    """The private modules (``pkg._mod``) ``path`` imports, by statement, ``importlib`` or ``importorskip``."""
+    tree = ast.parse(path.read_text(), str(path))
+    modules = [m for m, _ in _imports(path)]
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute | ast.Name)
+            and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id)
+            in ("import_module", "importorskip", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            modules.append(node.args[0].value)
+    for module in modules:
+        if any(_private(part) for part in module.split(".")):
+            # Relative imports in the builder's folder resolve to its folder's name.
+            yield "twoplustwo_builder" + module[len("builder") :] if module.split(".")[0] == "builder" else module
+
+
+def test_a_private_module_is_imported_by_its_own_package_and_its_tests_only() -> None:
+    for path in _project_files():
+        for module in _private_module_users(path):
+            package = module.rpartition(".")[0]  # twoplustwo.kernels for twoplustwo.kernels._core
+            own = _project_module(path).startswith(package + ".")
+            its_tests = path.is_relative_to(ROOT / "tests" / package.split(".")[-1])
+            assert own or its_tests, f"{path.relative_to(ROOT)} imports the private module {module}"
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -130,8 +411,8 @@ def test_a_fresh_process_evaluates_without_importing_numpy(backend: str) -> None
     # numpy's import is most of a fresh process's first evaluate(); the
     # single-hand path, table loading included, must not need it.
     env = {**os.environ, "TWOPLUSTWO_BACKEND": backend}
-    if backend == "c":
-        pytest.importorskip("twoplustwo.kernels._core")
+    if backend == "c" and extension() is None:
+        pytest.skip("the C extension was not built (no C compiler at install)")
     out = subprocess.run([sys.executable, "-c", _FRESH], cwd=ROOT, env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == [

@@ -27,7 +27,7 @@ from twoplustwo.kernels.choice import ENV_VAR
 from twoplustwo.tables.load import Tables, load_tables
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCE = ROOT / "twoplustwo" / "kernels" / "c" / "core.c"
+SOURCES = ROOT / "twoplustwo" / "kernels" / "c"  # core.h and its units, one job each
 
 try:
     from twoplustwo.kernels import _core  # type: ignore[attr-defined]
@@ -291,7 +291,7 @@ def _compile(tmp: Path, *flags: str) -> Path:
     out = tmp / ("_core" + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
     cmd = [
         cc, "-shared", "-fPIC", "-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", *flags,
-        f"-I{sysconfig.get_paths()['include']}", str(SOURCE), "-o", str(out),
+        f"-I{sysconfig.get_paths()['include']}", *map(str, sorted(SOURCES.glob("*.c"))), "-o", str(out),
     ]  # fmt: skip
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, f"{' '.join(cmd)}\n{r.stderr}"
@@ -300,6 +300,13 @@ def _compile(tmp: Path, *flags: str) -> Path:
 
 def test_the_core_compiles_without_warnings(tmp_path: Path) -> None:
     _compile(tmp_path)
+
+
+@needs_core
+def test_the_core_splits_pots_in_the_units_of_the_python_side() -> None:
+    from twoplustwo.odds.pots import SPLIT
+
+    assert _core.SPLIT == SPLIT == 2520
 
 
 @pytest.fixture

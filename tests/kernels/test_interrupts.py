@@ -2,7 +2,7 @@
 
 ``equity(["random", "random"], method="exact")`` takes hours. Each case runs
 it in a child interpreter that reports the moment its workers start
-scoring deals (a wrapper around :func:`twoplustwo.odds.exact._score`, the step
+scoring deals (a wrapper around :func:`twoplustwo.odds.exact.score_step`, the step
 the enumeration spends its time in), so that SIGINT arrives in the middle
 of the enumeration however loaded the machine is, never while the child
 is still importing or checking its input. A regression makes the child
@@ -33,14 +33,14 @@ WATCH = """
     import sys, threading
     from twoplustwo.odds import exact
 
-    _score, _told = exact._score, threading.Lock()
+    _score, _told = exact.score_step, threading.Lock()
 
     def _watched(*args):
         if _told.acquire(blocking=False):
             print("scoring", flush=True)
         _score(*args)
 
-    exact._score = _watched
+    exact.score_step = _watched
 """
 
 

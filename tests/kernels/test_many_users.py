@@ -24,9 +24,9 @@ import numpy.typing as npt
 import pytest
 
 from bench import memory
+from tests.randomhands import random_hands
 from twoplustwo.hands.batch import evaluate, evaluate_batch
 from twoplustwo.tables.load import clear_cache, get_tables
-from twoplustwo_builder.hands import random_hands
 
 THREADS = 8
 PROCESSES = 4
@@ -110,7 +110,7 @@ def private_tables(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_processes_share_the_mapped_pages(private_tables: Path) -> None:
     n_arrays = len(get_tables().arrays)
     table_kb = get_tables().nbytes / 1024
-    hands = random_hands(memory.N_HANDS, 7, seed=memory.SEED)
+    hands = memory.random_hands(memory.N_HANDS)
     expected = int(evaluate_batch(hands).sum(dtype=np.uint64))
 
     one = memory.measure(1, private_tables)[0][0]

@@ -488,7 +488,7 @@ def test_parts_share_counters_within_the_budget(monkeypatch: pytest.MonkeyPatch)
     for workers in (1, 2, 3, 8, 64):
         for blocks in (1, 5, 1326):
             for n_deals, n_players in ((10, 2), (1_624_350, 2), (exact.MAX_DEALS, 9)):
-                groups, slices = exact._layout(workers, blocks, n_deals, n_players)
+                groups, slices = exact.layout(workers, blocks, n_deals, n_players)
                 size = n_deals * (24 * n_players + 8)
                 assert 1 <= groups <= blocks and groups * slices <= workers and slices <= n_deals
                 assert groups * size <= max(exact.COUNTER_BYTES, size)
@@ -497,6 +497,6 @@ def test_parts_share_counters_within_the_budget(monkeypatch: pytest.MonkeyPatch)
     players, board = ["QQ+,AKs", "AK,T9s"], "2c"
     want = equity(players, board=board, method="exact", threads=1)
     monkeypatch.setattr(exact, "COUNTER_BYTES", 1)
-    monkeypatch.setattr(exact, "_SCORE_STEP", 1000)
-    assert exact._layout(3, 48, 100, 2) == (1, 3)
+    monkeypatch.setattr(exact, "SCORE_STEP", 1000)
+    assert exact.layout(3, 48, 100, 2) == (1, 3)
     assert equity(players, board=board, method="exact", threads=3) == want

@@ -15,8 +15,10 @@ from twoplustwo.cli import main
 from twoplustwo.hands.batch import evaluate_batch
 from twoplustwo.odds import sampled as montecarlo
 from twoplustwo.odds.calculate import equity
+from twoplustwo.odds.players import check_players
 from twoplustwo.odds.results import PlayerEquity
-from twoplustwo.odds.sampled import BATCH, DEFAULT_STDERR, MAX_SAMPLES, MIN_SAMPLES, _rows, _Sampler, monte_carlo
+from twoplustwo.odds.sampled import BATCH, DEFAULT_STDERR, MAX_SAMPLES, MIN_SAMPLES, monte_carlo
+from twoplustwo.odds.sampler import Sampler, Seat, hand_rows
 from twoplustwo.tables.load import Tables, get_tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.ranges import parse_range
@@ -355,7 +357,7 @@ def _never_sample(sampler: object, total: object, workers: object, cap: int, *re
 
 @pytest.mark.parametrize("n", [MAX_SAMPLES + 1, 10**23, 10**5000], ids=["cap+1", "1e23", "1e5000"])
 def test_samples_over_the_cap_are_refused(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
-    monkeypatch.setattr(montecarlo, "_sample", _never_sample)
+    monkeypatch.setattr(montecarlo, "sample_rounds", _never_sample)
     players = [hand("AsAh"), hand("KdKc")]
     refused = r"^samples must be at most 100,000,000 \(MAX_SAMPLES\), got "
     for kw in ({}, {"stderr": 0.01}):
@@ -373,7 +375,7 @@ def test_samples_over_the_cap_are_refused(monkeypatch: pytest.MonkeyPatch, n: in
 def test_cli_huge_samples_is_one_error_line(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(montecarlo, "_sample", _never_sample)
+    monkeypatch.setattr(montecarlo, "sample_rounds", _never_sample)
     code = main(["equity", "AsAh", "KdKc", "--mc", "--samples", str(10**23)])
     out, err = capsys.readouterr()
     assert (code, out) == (2, "")
@@ -405,10 +407,8 @@ def test_boards_are_uniform() -> None:
     # Every free card turns up on the board equally often, whatever the holes.
     players = [from_range("AA,KK"), hand("Qs Qh")]
     board = parse_cards("2c")
-    from twoplustwo.odds.sampled import _check_players
-
-    people = _check_players(players, ["a", "b"], [True, False])
-    sampler = _Sampler(people, board, [], np.random.SeedSequence(3), get_tables())
+    people = [Seat(p) for p in check_players(players, ["a", "b"], [True, False], (), False, range(52))]
+    sampler = Sampler(people, board, [], np.random.SeedSequence(3), get_tables())
     rng = np.random.default_rng(4)
     n = 1 << 16
     idx = people[0].draw(rng, n)
@@ -433,7 +433,7 @@ def test_rows_from_words() -> None:
     rng = np.random.default_rng(0)
     cards = rng.integers(0, 52, size=(1001, 7), dtype=np.uint8)
     words = (cards.astype(np.uint64) << np.arange(0, 56, 8, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
-    rows = _rows(words)
+    rows = hand_rows(words)
     assert rows.flags.c_contiguous and rows.shape == (1001, 7)
     assert np.array_equal(rows, cards)
 

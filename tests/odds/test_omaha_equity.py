@@ -9,7 +9,7 @@ import pytest
 
 from twoplustwo.hands.batch import evaluate
 from twoplustwo.odds.calculate import equity
-from twoplustwo.odds.omaha import HILO_UNIT, hilo_shares
+from twoplustwo.odds.pots import HILO_UNIT, hilo_shares
 from twoplustwo.vocab.cards import parse_cards
 from twoplustwo.vocab.ranges import parse_range
 

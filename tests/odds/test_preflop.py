@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from itertools import permutations
 from math import comb
 from pathlib import Path
 
@@ -14,7 +15,6 @@ import numpy as np
 import pytest
 
 from twoplustwo import progress
-from twoplustwo.odds import preflop
 from twoplustwo.odds.calculate import equity
 from twoplustwo.odds.preflop import (
     BOARDS_HEADS_UP,
@@ -58,7 +58,8 @@ def test_canonical_boards_are_the_suit_classes() -> None:
     assert not boards.flags.writeable and not weights.flags.writeable
     # The orbit of a few boards under the 24 suit permutations: its size is the weight,
     # and no other canonical board lies in it.
-    perms = preflop._PERM_CARDS
+    # Each of the 24 suit permutations as a map of the 52 cards, written out here.
+    perms = [np.array([(c & ~3) | p[c & 3] for c in range(52)]) for p in permutations(range(4))]
     rows = {tuple(b) for b in boards.tolist()}
     for i in np.random.default_rng(5).choice(len(boards), 300, replace=False):
         orbit = {tuple(sorted(p[boards[i]].tolist())) for p in perms}

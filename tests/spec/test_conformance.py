@@ -3,15 +3,14 @@
 Every case of ``cases.json`` is loaded with ``load_tables(path)`` and
 ``load_tables(path, verify=True)``: the loader does not range-check (numpy's
 indexing is bounds-checked), so its expected outcome is ``expect``, or
-``verify`` when verifying. The vectors are evaluated with the runtime, and
-the whole folder is regenerated and compared byte for byte.
+``verify`` when verifying. The vectors are evaluated with the runtime. That
+the folder is what the builder's generator writes, byte for byte, is the
+builder's test (``tests/builder/test_conformance_generate.py``).
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,6 @@ import pytest
 
 from twoplustwo import TableError, evaluate, evaluate_batch, load_tables
 from twoplustwo.tables.format import ROLES
-from twoplustwo.tables.load import default_path
 from twoplustwo.vocab.cards import parse_cards
 
 FIXTURES = Path(__file__).resolve().parents[2] / "spec" / "conformance"
@@ -33,12 +31,6 @@ GAME_ROLES = {f"tiny/dag7/layer{k}" for k in range(1, 8)} | {"tiny/dag7/value5",
 def tiny_value(cards: list[int]) -> int:
     """The value a walk of the tiny set gives, as spec/conformance/README.md documents it."""
     return 1000 * len(cards) + (100 if max(cards) >= 32 else 0) + 1
-
-
-def generate(out: Path, tables: Path) -> subprocess.CompletedProcess[str]:
-    """Run the generator as a user would."""
-    cmd = [sys.executable, "-m", "twoplustwo_builder.conformance", "--out", str(out), "--tables", str(tables)]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
 def read_vectors(path: Path) -> list[tuple[str, list[int], int]]:
@@ -130,34 +122,3 @@ def test_vectors_match_the_runtime_on_the_real_tables() -> None:
     assert any(c[0] in "tjqka" for c in text)
     assert any(c[-1] in "CDHS" for c in text)
     assert {c[-1] for c in text} >= set("♣♦♥♠")
-
-
-def test_fixtures_regenerate_byte_for_byte(tmp_path: Path) -> None:
-    out = tmp_path / "conformance"
-    r = generate(out, default_path())
-    assert r.returncode == 0, r.stderr
-    committed = {p.relative_to(FIXTURES): p.read_bytes() for p in FIXTURES.rglob("*") if p.is_file()}
-    fresh = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    hint = "out of date: python -m twoplustwo_builder.conformance"
-    assert sorted(map(str, fresh)) == sorted(map(str, committed)), hint
-    changed = [str(rel) for rel in fresh if fresh[rel] != committed[rel]]
-    assert not changed, f"{hint}: {changed[:5]}"
-    assert sum(map(len, fresh.values())) < 800_000
-    # A second run replaces its own earlier output with the same bytes.
-    r = generate(out, default_path())
-    assert r.returncode == 0, r.stderr
-    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == fresh
-
-
-def test_generate_refuses_to_replace_a_foreign_directory(tmp_path: Path) -> None:
-    (tmp_path / "keep.txt").write_text("not fixtures")
-    r = generate(tmp_path, default_path())
-    assert r.returncode == 1 and "not an earlier conformance output" in r.stderr
-    assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
-
-
-def test_generate_refuses_tables_that_disagree_with_the_oracle(tmp_path: Path) -> None:
-    # The tiny set is a loadable set whose values are not poker values.
-    r = generate(tmp_path / "out", FIXTURES / "cases" / "valid")
-    assert r.returncode == 1 and "categoriser oracle" in r.stderr
-    assert not (tmp_path / "out").exists()

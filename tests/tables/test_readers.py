@@ -1,7 +1,7 @@
 """Readers against a concurrent publisher (spec/README.md, section 8).
 
 A child process (:mod:`tests.tinysets`) publishes two tiny table sets in
-turn, as fast as it can, through the builder's own stage-and-publish path;
+turn, as fast as it can, through the runtime's publish protocol;
 each publish removes the other set's files. Meanwhile this process loads
 the directory again and again. A reader that meets a vanished file must
 read the manifest again, never fail; the README quotes the long run

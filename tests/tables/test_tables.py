@@ -24,7 +24,7 @@ import pytest
 
 from twoplustwo.cli import main
 from twoplustwo.hands.batch import evaluate
-from twoplustwo.tables.format import MANIFEST, TableError
+from twoplustwo.tables.format import MANIFEST, ROLES, TableError
 from twoplustwo.tables.load import ENV_VAR, clear_cache, default_path, get_tables, load_tables
 from twoplustwo.tables.pages import uncache, warm
 
@@ -228,8 +228,15 @@ def test_unknown_role_is_ignored_but_the_known_one_is_missed(copy: Path) -> None
     # Readers ignore roles of later versions (spec/README.md, section 11),
     # so the renamed entry only counts as the loss of its known role.
     edit_manifest(copy, lambda m: _file_of(m, SMALL_ROLE).update(role="dag5/layer9"))
-    with pytest.raises(TableError, match=r"missing roles \['dag5/layer3'\]"):
+    with pytest.raises(TableError, match=r"missing roles \['dag5/layer3'\]") as e:
         load_tables(copy)
+    assert "dag5/layer9" not in str(e.value)
+    # Beside every known role, the same entry is dropped: the set loads
+    # without it, and nothing of it is mapped.
+    edit_manifest(copy, lambda m: m["files"].append({**_file_of(m, "dag5/layer9"), "role": SMALL_ROLE}))
+    t = load_tables(copy)
+    assert ROLES <= set(t.arrays) and "dag5/layer9" not in set(t.arrays) | set(t.buffers)
+    assert "dag5/layer9" not in {f["role"] for f in t.manifest["files"]}
 
 
 def test_role_twice(copy: Path) -> None:
@@ -293,8 +300,8 @@ def test_env_var_is_honoured(copy: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert t.path == copy
     assert get_tables() is t  # loaded once, then shared
     assert evaluate("As Ks Qs Js Ts 2c 3d") == 7462
-    views = t.hand_views
-    assert t.hand_views is views  # made once per table set
+    walker = t.walker
+    assert t.walker is walker  # made once per table set
 
 
 def test_env_var_pointing_nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,17 +19,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.single import evaluate
 from twoplustwo.kernels import pool
+from twoplustwo.kernels.arrays import walk_columns
 from twoplustwo.tables.format import TableError
 from twoplustwo.tables.load import Tables, get_tables
 from twoplustwo.vocab.cards import CardLike, format_card, format_cards, parse_cards
 from twoplustwo.vocab.games import HOLDEM, Game, check_game, resolve
+
+if TYPE_CHECKING:
+    from twoplustwo.kernels.interface import Walker
 
 __all__ = ["as_hands", "best_five", "evaluate", "evaluate_batch", "walk", "walk_batch"]
 
@@ -83,49 +87,6 @@ def _card_bytes(h: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint8] | None
     return None if rows.size and rows.max() > 51 else rows
 
 
-def _checked_columns(h: npt.NDArray[np.integer], low: int = 0) -> npt.NDArray[np.uint8] | None:
-    """``(k, N)`` contiguous uint8 card columns of ``h``, or None if a row is bad.
-
-    Cards are bad below ``low`` (the first card of the game's deck) and
-    above 51. Comparing every pair of columns (21 for seven cards) is
-    cheaper than it sounds: each comparison is one vectorised pass over bytes.
-    """
-    # The cards are checked and walked from one copy, read once from ``h``:
-    # the caller's array may be changing under another thread. Other dtypes
-    # clip into uint8 on the way (a card over 51 becomes 52, one below 0
-    # becomes 255: both still bad), instead of a wide copy.
-    if h.dtype == np.uint8:
-        cols = np.array(h.T, order="C")
-    else:
-        cols = np.empty((h.shape[1], h.shape[0]), dtype=np.uint8)
-        np.clip(h.T, -1 if h.dtype.kind == "i" else 0, 52, out=cols, casting="unsafe")
-    if cols.size and (cols.max() > 51 or (low and cols.min() < low)):
-        return None
-    dup = np.zeros(h.shape[0], dtype=bool)
-    eq = np.empty_like(dup)
-    for i in range(len(cols)):
-        for j in range(i + 1, len(cols)):
-            np.equal(cols[i], cols[j], out=eq)
-            dup |= eq
-    return None if dup.any() else cols
-
-
-def _walk_columns(
-    layers: list[npt.NDArray[np.unsignedinteger]], cols: npt.NDArray[np.integer], start: int = 0
-) -> npt.NDArray[np.unsignedinteger]:
-    if not np.can_cast(cols.dtype, np.intp):
-        cols = cols.astype(np.intp)
-    first = cols[0] if not start else cols[0].astype(np.intp) + start * 52
-    node = layers[0][first].astype(np.intp)
-    for j, layer in enumerate(layers[1:], start=1):
-        node *= 52
-        node += cols[j]
-        node = layer.take(node)
-        if j + 1 < len(layers):
-            node = node.astype(np.intp)
-    return np.asarray(node)  # a plain array, not a memmap of the layer's class
-
-
 def walk(
     layers: list[npt.NDArray[np.unsignedinteger]], h: npt.NDArray[np.integer]
 ) -> npt.NDArray[np.unsignedinteger]:
@@ -135,7 +96,7 @@ def walk(
     >>> walk(get_tables().layers("dag5"), np.array([[51, 47, 43, 39, 35]])).tolist()
     [7462]
     """
-    return _walk_columns(layers, h.T)
+    return walk_columns(layers, h.T)
 
 
 # Rows per step of a batch. The temporaries of one step (uint8 card
@@ -181,7 +142,7 @@ def evaluate_batch(
     check_game(game)
     h = as_hands(hands, range(5, 8))
     g = resolve(game, tables)
-    return walk_batch(h, g.layers(h.shape[1]), check=check, workers=workers, walker=g.walker, game=g)
+    return walk_batch(h, g.layers(h.shape[1]), g.walker, check=check, workers=workers, game=g)
 
 
 def as_hands(hands: npt.ArrayLike, widths: range) -> npt.NDArray[np.integer[Any]]:
@@ -205,47 +166,39 @@ def as_hands(hands: npt.ArrayLike, widths: range) -> npt.NDArray[np.integer[Any]
 def walk_batch(
     h: npt.NDArray[np.integer[Any]],
     layers: list[npt.NDArray[np.unsignedinteger[Any]]],
+    walker: Walker,
     *,
     depth: int = 0,
     start: int = 0,
     held: Sequence[int] = (),
     check: bool = True,
     workers: int = 1,
-    walker: Any = None,
     game: Game | None = None,
 ) -> npt.NDArray[np.uint16]:
-    """The rows of ``h`` walked down ``layers`` from node ``start``, in bounded steps on ``workers`` threads.
+    """The rows of ``h`` walked by ``walker`` from node ``start``, in bounded steps on ``workers`` threads.
 
     ``layers`` are a DAG's layers from ``depth`` on, and ``start`` a node at
-    that depth, reached by the cards ``held``. With ``check``, a row with a
-    card outside 0..51 or outside ``game``'s deck, a card twice or a card
-    of ``held`` raises ``ValueError`` naming the first such row. ``walker``
-    (the C backend's, over the same table set and game) walks the rows
-    when given.
+    that depth, reached by the cards ``held``; ``walker`` walks the same
+    DAG (of ``game``, over the same table set). With ``check``, a row with
+    a card outside 0..51 or outside ``game``'s deck, a card twice or a card
+    of ``held`` raises ``ValueError`` naming the first such row.
     """
-    low = game.deck.start if game is not None else 0
     out = np.empty(len(h), dtype=np.uint16)
     held_mask = sum(1 << c for c in held)
-    held_cards = np.array(held, dtype=np.int64)
 
     def part(lo: int, hi: int) -> int:
         """Fill rows lo..hi of ``out``; the start of the first step with a bad row, or -1."""
         for a in range(lo, hi, _CHUNK):
             b = min(a + _CHUNK, hi)
-            if walker is not None:
-                rows = _card_bytes(h[a:b])
-                if rows is not None and walker.walk_rows(rows, out[a:b], check, depth, start, held_mask) < 0:
-                    continue
-                if check:
-                    return a
-                # Unchecked rows with cards out of range: the numpy path's
-                # own result (some value, or an IndexError), never a read
-                # past the tables.
-            # Each thread checks its own rows, so the check is split over the cores too.
-            cols = _checked_columns(h[a:b], low) if check else np.ascontiguousarray(h[a:b].T)
-            if cols is None or (check and len(held) and np.isin(cols, held_cards).any()):
+            rows = _card_bytes(h[a:b])
+            if rows is not None and walker.walk_rows(rows, out[a:b], check, depth, start, held_mask) < 0:
+                continue
+            if check:
                 return a
-            out[a:b] = _walk_columns(layers, cols, start)
+            # Unchecked rows with cards out of range: whatever numpy's
+            # indexing gives them (some value, or an IndexError), on either
+            # backend, and never a read past the tables.
+            out[a:b] = walk_columns(layers, np.ascontiguousarray(h[a:b].T), start)
         return -1
 
     a = pool.first_bad(workers if len(h) >= _PARALLEL_MIN else 1, len(h), part)

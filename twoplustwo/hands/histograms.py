@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.kernels.draws import Cards, HandSpace
+from twoplustwo.hands.space import Cards, HandSpace
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.games import HOLDEM
 
@@ -53,12 +53,11 @@ def histogram(
     sp = HandSpace(n, include, dead, tables, game)
     size = sp.game.values + 1
     hist = np.zeros(size, dtype=np.int64)
-    walker = sp.game.walker
-    # The C backend counts hold'em's full deck by rank multiset and suit
+    # The C walker counts hold'em's full deck by rank multiset and suit
     # pattern (tens of ms); it says False where its small tables do not
-    # stand for this table set, and the DAG walk below serves. Other games
-    # always walk the DAG.
-    if sp.game.holdem and walker is not None and not sp.include and not sp.dead and walker.histogram(n, hist):
+    # stand for this table set (and the reference walker always does), and
+    # the DAG walk below serves. Other games always walk the DAG.
+    if sp.game.holdem and not sp.include and not sp.dead and sp.game.walker.histogram(n, hist):
         return hist
     if sp.total == 0:
         return hist

@@ -29,8 +29,8 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
+from twoplustwo.hands.space import Cards, HandSpace, check_space
 from twoplustwo.kernels import pool
-from twoplustwo.kernels.draws import MAX_DRAW, Cards, Draws, HandSpace, check_space
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.games import HOLDEM, resolve
 
@@ -62,119 +62,9 @@ def count_hands(
     return comb(size - len(inc) - len(out), n - len(inc))
 
 
-class _Iteration:
-    """Fills any range of rows of an ordered enumeration; safe to call from threads.
-
-    The k free cards of a hand split into a prefix of p = k - t cards (one
-    *group* per prefix, at most C(52, 2) of them) and a tail of t <= 5 cards
-    taken from :class:`_Tail`. A group's rows are its tail's suffix, and
-    within a group every row's cards are a copy of a precomputed block row
-    plus the group's constant leading columns.
-    """
-
-    def __init__(self, space: HandSpace) -> None:
-        self.space = sp = space
-        self.t = t = min(sp.k, MAX_DRAW)
-        p = sp.k - t
-        self.tail = tail = Draws(sp.free, t)
-        z, free, layers = tail.z, sp.free, sp.layers
-        prefixes: list[tuple[int, ...]] = [()]
-        for _ in range(p):
-            prefixes = [q + (u,) for q in prefixes for u in range(q[-1] + 1 if q else z, 52)]
-        starts, leads, blocks, nodes = [], [], [], []
-        depth0 = len(sp.include)
-        for q in prefixes:
-            cards = [free[u - z] for u in q]
-            node = sp.node
-            for i, c in enumerate(cards):
-                node = int(layers[depth0 + i][node * 52 + c])
-            top = cards[-1] if cards else -1
-            # Include cards below the prefix's last card are fixed columns of
-            # the group; those above interleave with the tail, row by row.
-            leads.append(sorted(cards + [c for c in sp.include if c < top]))
-            blocks.append(tuple(c for c in sp.include if c > top))
-            starts.append(tail.rows(q[-1] + 1 if q else z)[0])
-            nodes.append(node)
-        self.depth = depth0 + p
-        self.group_start = np.array(starts, dtype=np.int64)
-        self.group_node, self.group_lead, self.group_block = nodes, leads, blocks
-        end = len(tail.subsets.rows[t])
-        sizes = end - self.group_start
-        self.offsets = np.zeros(len(prefixes) + 1, dtype=np.int64)
-        np.cumsum(sizes, out=self.offsets[1:])
-        assert self.offsets[-1] == sp.total
-        self.blocks = {key: self._block(key) for key in set(blocks)}
-
-    def _block(self, above: tuple[int, ...]) -> tuple[npt.NDArray[np.uint8], int]:
-        """Rows of tail cards merged with the include cards ``above``, after blank lead columns."""
-        tail, n, t = self.tail, self.space.n, self.t
-        lead = n - t - len(above)
-        if tail.identity and not above:
-            return tail.subsets.padded(lead, t), 0
-        base, _ = tail.rows()
-        rows = tail.real_rows(base)
-        if above:
-            rows = _merge(rows, above)
-        block = np.zeros((len(rows), n), dtype=np.uint8)
-        block[:, lead:] = rows
-        return block, base
-
-    def fill(self, r0: int, r1: int, cards: npt.NDArray[np.uint8], values: npt.NDArray[np.uint16]) -> None:
-        """Write rows ``r0 .. r1`` of the enumeration into ``cards`` and ``values``."""
-        offsets = self.offsets
-        g = int(np.searchsorted(offsets, r0, "right")) - 1
-        pos = r0
-        while pos < r1:
-            g_end = int(offsets[g + 1])
-            if g_end <= pos:
-                g += 1
-                continue
-            end = min(g_end, r1)
-            # Rows of group g, as level-t entries of the tail.
-            a = int(self.group_start[g]) + pos - int(offsets[g])
-            e = a + end - pos
-            o0, o1 = pos - r0, end - r0
-            block, base = self.blocks[self.group_block[g]]
-            dst = cards[o0:o1]
-            dst[...] = block[a - base : e - base]
-            for col, card in enumerate(self.group_lead[g]):
-                dst[:, col] = card
-            self.tail.values(self.space.layers, self.depth, self.group_node[g], a, e, values[o0:o1])
-            pos = end
-            g += 1
-
-
-def _merge(rows: npt.NDArray[np.uint8], extra: tuple[int, ...]) -> npt.NDArray[np.uint8]:
-    """Each sorted row of ``rows`` with the sorted cards ``extra`` merged in, still sorted.
-
-    >>> _merge(np.array([[1, 5], [6, 7]], dtype=np.uint8), (4, 9)).tolist()
-    [[1, 4, 5, 9], [4, 6, 7, 9]]
-    """
-    n, t = rows.shape
-    width = t + len(extra)
-    out = np.full((n, width), 255, dtype=np.uint8)
-    flat = out.reshape(-1)
-    starts = np.arange(0, n * width, width)
-    # A row's i-th card lands i places in, plus one per extra card below it.
-    shift = np.empty(n, dtype=np.uint8)
-    above = np.empty(n, dtype=np.bool_)
-    for i in range(t):
-        col = rows[:, i]
-        shift.fill(i)
-        for y in extra:
-            np.greater(col, y, out=above)
-            shift += above
-        flat[starts + shift] = col
-    # The places left over belong to the extra cards, in order, row by row.
-    out[out == 255] = np.tile(np.array(extra, dtype=np.uint8), n)
-    return out
-
-
 def _filler(space: HandSpace) -> Callable[[int, int, npt.NDArray[np.uint8], npt.NDArray[np.uint16]], None]:
-    """The function that writes rows ``r0 .. r1`` of the enumeration: the C walker's, else numpy's."""
+    """The function that writes rows ``r0 .. r1`` of the enumeration, by the game's walker."""
     walker = space.game.walker
-    if walker is None:
-        return _Iteration(space).fill
     free = np.array(space.free, dtype=np.uint8)
     held = np.array(space.include, dtype=np.uint8)
 

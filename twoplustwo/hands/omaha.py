@@ -37,11 +37,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
-from twoplustwo.kernels.choice import core as c_backend
-from twoplustwo.kernels.draws import Cards
+from twoplustwo.kernels.choice import chosen
 from twoplustwo.tables.load import Tables, get_tables
 from twoplustwo.vocab.cards import check_disjoint, parse_cards
+from twoplustwo.vocab.lows import LOW_BITS, LOW_MASKS, LOW_VALUES, N_LOWS
 
 __all__ = [
     "HOLE_SIZES",
@@ -58,40 +59,6 @@ __all__ = [
 HOLE_SIZES = (4, 5, 6)
 #: How many cards an Omaha board may hold: flop, turn, river.
 OMAHA_BOARD_SIZES = (3, 4, 5)
-#: How many distinct eight-or-better lows there are, C(8, 5): the best low's value.
-N_LOWS = 56
-
-IntArray = npt.NDArray[np.intp]
-
-# For k board cards: the positions of every triple's first, second and third card.
-_TRIPLES = {k: tuple(np.array(c, dtype=np.intp) for c in zip(*combinations(range(k), 3))) for k in OMAHA_BOARD_SIZES}
-
-# A low is a set of five ranks, held as a byte: bit 0 the ace, bit r - 1
-# the rank r = 2..8. Cards of a higher rank have no bit, so two hole cards
-# and three board cards make five bits exactly when they are five distinct
-# low ranks.
-_LOW_BIT = np.zeros(52, dtype=np.uint8)
-for _card in range(52):
-    _rank = _card >> 2  # 0 = deuce .. 12 = ace
-    if _rank == 12:
-        _LOW_BIT[_card] = 1
-    elif _rank <= 6:
-        _LOW_BIT[_card] = 1 << (_rank + 1)
-# Of two five-bit masks, the one with the lower highest differing bit is
-# the better low, which is plain integer order: the smallest mask (A-5) is
-# the best. _LOW_MASKS[i] is the low of value N_LOWS - i.
-_LOW_MASKS = [m for m in range(256) if bin(m).count("1") == 5]
-_LOW_VALUE = np.zeros(256, dtype=np.uint8)
-for _i, _mask in enumerate(_LOW_MASKS):
-    _LOW_VALUE[_mask] = N_LOWS - _i
-_LOW_VALUES: list[int] = _LOW_VALUE.tolist()
-_LOW_BITS: list[int] = _LOW_BIT.tolist()
-del _card, _rank, _i, _mask
-
-# Rows per step of a batch. A step's temporaries take 80 bytes a row per
-# board triple and hole card (640 for PLO6), so at 4,096 rows they about
-# fit a core's 1 MB L2 cache; twice as many rows ran at half the speed.
-_CHUNK = 1 << 12
 # Batches smaller than this run in the calling thread.
 _PARALLEL_MIN = 1 << 16
 
@@ -130,30 +97,14 @@ def evaluate_omaha(hole: Cards, board: Cards, *, tables: Tables | None = None) -
     ...
     ValueError: As is in both the hole cards and the board
     """
-    t = get_tables(tables)
-    walker = t.walker
-    if walker is not None:
-        # C backend: plain distinct ints or card text are evaluated at once;
-        # anything else is parsed (which names the problem) first.
-        value: int | None = walker.omaha(hole, board)
-        if value is None:
-            value = walker.omaha(*_parse_deal(hole, board))
-        assert value is not None  # checked cards of the right counts always have one
-        return value
-    h, b = _parse_deal(hole, board)
-    w = t.hand_views
-    l1, l2, l3, l4, l5, v5 = w.l1, w.l2, w.l3, w.l4, w.l5, w.v5
-    n = len(h)
-    best = 0
-    for x, y, z in combinations(b, 3):
-        n3 = l3[l2[l1[x] * 52 + y] * 52 + z] * 52
-        for i in range(n - 1):
-            n4 = l4[n3 + h[i]] * 52
-            for j in range(i + 1, n):
-                v = v5[l5[n4 + h[j]]]
-                if v > best:
-                    best = v
-    return best
+    walker = get_tables(tables).walker
+    # Plain distinct ints (or, in C, card text) are evaluated at once;
+    # anything else is parsed (which names the problem) first.
+    value = walker.omaha(hole, board)
+    if value is None:
+        value = walker.omaha(*_parse_deal(hole, board))
+    assert value is not None  # checked cards of the right counts always have one
+    return value
 
 
 def evaluate_omaha_low(hole: Cards, board: Cards) -> int:
@@ -172,10 +123,10 @@ def evaluate_omaha_low(hole: Cards, board: Cards) -> int:
     0
     """
     h, b = _parse_deal(hole, board)
-    bits = _LOW_BITS
+    bits = LOW_BITS
     pairs = {bits[x] | bits[y] for x, y in combinations(h, 2)}
     triples = {bits[x] | bits[y] | bits[z] for x, y, z in combinations(b, 3)}
-    return max(_LOW_VALUES[p | t] for p in pairs for t in triples)
+    return max(LOW_VALUES[p | t] for p in pairs for t in triples)
 
 
 def describe_low(value: int | np.integer[Any]) -> str:
@@ -196,7 +147,7 @@ def describe_low(value: int | np.integer[Any]) -> str:
         raise ValueError(f"low value must be an int in 0..{N_LOWS}, got {shown!r}")
     if value == 0:
         return "no qualifying low"
-    mask = _LOW_MASKS[N_LOWS - int(value)]
+    mask = LOW_MASKS[N_LOWS - int(value)]
     return "-".join("A" if bit == 0 else str(bit + 1) for bit in range(7, -1, -1) if mask >> bit & 1)
 
 
@@ -270,88 +221,6 @@ def _row_error(h: npt.NDArray[np.integer[Any]], b: npt.NDArray[np.integer[Any]],
     raise AssertionError(f"row {row} was found bad but passes the single-deal checks")
 
 
-def _columns(h: npt.NDArray[np.integer[Any]], b: npt.NDArray[np.integer[Any]]) -> tuple[IntArray, IntArray] | None:
-    """Rows ``(N, h)`` and ``(N or 1, k)`` as intp card columns, or None if a row has a card outside 0..51 or twice.
-
-    Whole columns at a time: numpy's reductions along a short row axis
-    cost several times more.
-    """
-    for a in (h, b):
-        if a.size and (a.min() < 0 or a.max() > 51):
-            return None
-    hc, bc = np.ascontiguousarray(h.T, dtype=np.intp), np.ascontiguousarray(b.T, dtype=np.intp)
-    seen = np.zeros(len(h), dtype=np.uint64)
-    twice = np.zeros(len(h), dtype=bool)
-    for col in (*hc, *bc):
-        bit = np.left_shift(np.uint64(1), col.astype(np.uint64))
-        twice |= (seen & bit) != 0
-        seen |= bit
-    return None if twice.any() else (hc, bc)
-
-
-def _run(
-    holes: npt.ArrayLike,
-    boards: npt.ArrayLike,
-    threads: int | None,
-    dtype: type[np.unsignedinteger[Any]],
-    step: Callable[[IntArray, IntArray], npt.NDArray[Any]],
-) -> npt.NDArray[Any]:
-    """Check the deals, then fill one value a row with ``step`` in bounded steps on threads.
-
-    ``step`` gets the checked card columns of a step's rows: ``(h, n)`` hole
-    cards and ``(k, n)`` boards, or ``(k, 1)`` for a shared board.
-    """
-    workers = pool.resolve_threads(threads)
-    h, b, shared = _deals(holes, boards)
-    out = np.empty(len(h), dtype=dtype)
-
-    def part(lo: int, hi: int) -> int:
-        """Fill rows lo..hi of ``out``; the start of the first step with a bad row, or -1."""
-        for a in range(lo, hi, _CHUNK):
-            z = min(a + _CHUNK, hi)
-            cols = _columns(h[a:z], b if shared else b[a:z])
-            if cols is None:
-                return a
-            out[a:z] = step(*cols)
-        return -1
-
-    a = pool.first_bad(workers if len(h) >= _PARALLEL_MIN else 1, len(h), part)
-    if a >= 0:
-        rows = slice(a, a + _CHUNK)
-        row = a + _first_bad_row(h[rows], b if shared else b[rows])
-        raise _row_error(h, b, row)
-    return out
-
-
-def _high_step(layers: list[npt.NDArray[np.unsignedinteger[Any]]]) -> Callable[[IntArray, IntArray], npt.NDArray[Any]]:
-    l1, l2, l3, l4, l5 = layers
-
-    def step(h: IntArray, b: IntArray) -> npt.NDArray[Any]:
-        # Board triples down layers 1..3: a (triples, rows) array of nodes, times 52.
-        x, y, z = _TRIPLES[len(b)]
-        n = np.multiply(l1.take(b[x]), 52, dtype=np.intp)
-        n = np.multiply(l2.take(n + b[y]), 52, dtype=np.intp)
-        n3 = np.multiply(l3.take(n + b[z]), 52, dtype=np.intp)
-        # Layer 4 once per (triple, hole card); the last hole card only ever comes second.
-        n4 = [np.multiply(l4.take(n3 + card), 52, dtype=np.intp) for card in h[:-1]]
-        best = np.zeros((len(n3), h.shape[1]), dtype=np.uint16)
-        for i, j in combinations(range(len(h)), 2):
-            np.maximum(best, l5.take(n4[i] + h[j]), out=best)
-        return np.asarray(best.max(axis=0))
-
-    return step
-
-
-def _low_step(h: IntArray, b: IntArray) -> npt.NDArray[Any]:
-    hb, bb = _LOW_BIT[h], _LOW_BIT[b]
-    x, y, z = _TRIPLES[len(b)]
-    triples = bb[x] | bb[y] | bb[z]
-    best = np.zeros((len(triples), h.shape[1]), dtype=np.uint8)
-    for i, j in combinations(range(len(h)), 2):
-        np.maximum(best, _LOW_VALUE[triples | (hb[i] | hb[j])], out=best)
-    return np.asarray(best.max(axis=0))
-
-
 def evaluate_omaha_batch(
     holes: npt.ArrayLike, boards: npt.ArrayLike, *, tables: Tables | None = None, threads: int | None = None
 ) -> npt.NDArray[np.uint16]:
@@ -371,23 +240,18 @@ def evaluate_omaha_batch(
     ...
     ValueError: row 1: Ks is in both the hole cards and the board
     """
-    t = get_tables(tables)
-    if t.walker is not None:
-        high: npt.NDArray[np.uint16] = _run_c(holes, boards, threads, t.walker.omaha_rows, np.uint16)
-        return high
-    step = _high_step(t.layers("dag5"))
-    result: npt.NDArray[np.uint16] = _run(holes, boards, threads, np.uint16, step)
-    return result
+    high: npt.NDArray[np.uint16] = _run(holes, boards, threads, get_tables(tables).walker.omaha_rows, np.uint16)
+    return high
 
 
-def _run_c(
+def _run(
     holes: npt.ArrayLike,
     boards: npt.ArrayLike,
     threads: int | None,
     rows: Callable[[Any, Any, Any], int],
     dtype: type[np.unsignedinteger[Any]],
 ) -> npt.NDArray[Any]:
-    """:func:`_run` on the C backend: the same checks and errors, each row's value from ``rows`` in C."""
+    """Check the deals, then fill one value a row with the kernel ``rows`` (the walker's) on threads."""
     workers = pool.resolve_threads(threads)
     h, b, shared = _deals(holes, boards)
     for a in (h, b):
@@ -417,9 +281,5 @@ def evaluate_omaha_low_batch(
     >>> [describe_low(v) for v in evaluate_omaha_low_batch(holes, parse_cards("3h 5c 8d Qs Js"))]
     ['8-5-3-2-A', '8-5-4-3-A']
     """
-    core = c_backend()
-    if core is not None:
-        low: npt.NDArray[np.uint8] = _run_c(holes, boards, threads, core.omaha_low_rows, np.uint8)
-        return low
-    result: npt.NDArray[np.uint8] = _run(holes, boards, threads, np.uint8, _low_step)
-    return result
+    low: npt.NDArray[np.uint8] = _run(holes, boards, threads, chosen().omaha_low_rows, np.uint8)
+    return low

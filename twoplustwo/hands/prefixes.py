@@ -32,8 +32,8 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.batch import as_hands, walk_batch
+from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
-from twoplustwo.kernels.draws import Cards
 from twoplustwo.tables.load import Tables, get_tables
 from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_cards
 from twoplustwo.vocab.games import HOLDEM, Game, check_game, resolve
@@ -112,12 +112,12 @@ class Prefix:
         return walk_batch(
             h,
             g.layers(n)[m:],
+            g.walker,
             depth=m,
             start=self.node(n),
             held=self.cards,
             check=check,
             workers=workers,
-            walker=g.walker,
             game=g,
         )
 

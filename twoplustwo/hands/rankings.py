@@ -19,11 +19,11 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.prefixes import prefix
-from twoplustwo.kernels.draws import Cards
+from twoplustwo.hands.space import Cards
 from twoplustwo.tables.load import Tables, get_tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.games import HOLDEM, check_game, resolve
-from twoplustwo.vocab.ranges import COMBOS, N_COMBOS
+from twoplustwo.vocab.ranges import N_COMBOS
 
 __all__ = ["rank_hands"]
 
@@ -51,14 +51,7 @@ def rank_hands(board: Cards, *, game: str = HOLDEM, tables: Tables | None = None
         raise ValueError(f"a board holds 3, 4 or 5 cards, got {len(cards)} ({format_cards(cards) or 'none'})")
     t = get_tables(tables)
     walked = prefix(cards, game=game, tables=t)
-    n = len(cards) + 2
     out = np.zeros(N_COMBOS, dtype=np.uint16)
-    g = resolve(game, t)
-    walker = g.walker
-    if walker is not None:
-        held = sum(1 << c for c in cards)
-        walker.rank_combos(walked.node(n), len(cards), held, out)
-        return out
-    live = ~np.isin(COMBOS, cards).any(axis=1) & (COMBOS >= g.deck.start).all(axis=1)
-    out[live] = walked.evaluate_batch(COMBOS[live], check=False, threads=1)
+    held = sum(1 << c for c in cards)
+    resolve(game, t).walker.rank_combos(walked.node(len(cards) + 2), len(cards), held, out)
     return out

@@ -1,55 +1,71 @@
-"""Types of the C extension ``twoplustwo.kernels._core`` (sources in ``kernels/c/``).
+"""Types of the C extension ``twoplustwo.kernels._core`` (sources in ``kernels/c/``, one unit per job).
 
-Array arguments are numpy arrays (any object with the buffer protocol) of
-the dtypes each method's docstring names; the methods check them and raise
-``ValueError`` or ``TypeError``.
+Arrays are C-contiguous numpy arrays (or any object with the buffer
+protocol and the same item size) of the dtypes given here; the methods
+check them and raise ``ValueError``, or ``TypeError`` for a wrong count
+of arguments. The C docstrings in ``kernels/c/`` say what each computes.
 """
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Final, overload
 
-from numpy.typing import NDArray
+import numpy as np
+import numpy.typing as npt
+
+from twoplustwo.tables.load import Tables
+
+_U8 = npt.NDArray[np.uint8]
+_U16 = npt.NDArray[np.uint16]
+_I64 = npt.NDArray[np.int64]
+
+#: Pot shares are counted in units of 1/SPLIT of a pot: lcm(1..9).
+SPLIT: Final = 2520
 
 class Walker:
+    # Layers and value arrays: little-endian entries of 1, 2 or 4 bytes
+    # behind the buffer protocol. dag5 and dag6 are both None for another
+    # game's walker, whose 5- and 6-card hands walk dag7 into value5 and value6.
     def __init__(
-        self, dag5: Sequence[Any], dag6: Sequence[Any], dag7: Sequence[Any], value5: Any, value6: Any, deck: int
-    ) -> None: ...
-    def draw_values(self, node: int, depth: int, free: NDArray[Any], out: NDArray[Any], /) -> None: ...
-    def small_rows(self, hands: NDArray[Any], out: NDArray[Any], /) -> bool: ...
-    def evaluate(self, cards: object, /) -> int | None: ...
-    def fill_ordered(
         self,
-        n: int,
-        node: int,
-        free: NDArray[Any],
-        include: NDArray[Any],
-        r0: NDArray[Any],
-        cards: NDArray[Any],
-        values: NDArray[Any],
-        /,
+        dag5: Sequence[object] | None,
+        dag6: Sequence[object] | None,
+        dag7: Sequence[object],
+        value5: object,
+        value6: object,
+        *,
+        deck: int | None = None,
     ) -> None: ...
-    def omaha(self, hole: object, board: object, /) -> int | None: ...
-    def omaha_rows(self, holes: NDArray[Any], boards: NDArray[Any], out: NDArray[Any], /) -> int: ...
-    def rank_combos(self, node: int, depth: int, held: NDArray[Any], out: NDArray[Any], /) -> None: ...
+    def evaluate(self, cards: object, /) -> int | None: ...
+    # From the root, or on from node `start` at `depth`, reached by the
+    # cards of the mask `held`: all three or none (else TypeError).
+    @overload
+    def walk_rows(self, hands: _U8, out: _U16, check: bool, /) -> int: ...
+    @overload
+    def walk_rows(self, hands: _U8, out: _U16, check: bool, depth: int, start: int, held: int, /) -> int: ...
+    def small_rows(self, hands: _U8, out: _U16, /) -> bool: ...
+    def draw_values(self, node: int, depth: int, free: _U8, out: _U16, /) -> None: ...
+    def fill_ordered(
+        self, n: int, node: int, free: _U8, include: _U8, r0: int, cards: _U8, values: _U16, /
+    ) -> None: ...
     def range_values(
         self,
-        starts: NDArray[Any],
-        held: NDArray[Any],
+        starts: npt.NDArray[np.uint32],
+        held: npt.NDArray[np.uint64],
         depth: int,
-        prefix: NDArray[Any],
-        free: NDArray[Any],
-        out: NDArray[Any],
+        prefix: _U8,
+        free: _U8,
+        out: _U16,
         /,
     ) -> None: ...
-    def score_tuples(
-        self, values: NDArray[Any], tuples: NDArray[Any], counts: NDArray[Any], games: NDArray[Any], /
-    ) -> None: ...
-    def score(self, values: NDArray[Any], /) -> list[tuple[int, int, int]]: ...
-    def histogram(self, n: int, out: NDArray[Any], /) -> bool: ...
-    def walk_rows(self, hands: NDArray[Any], out: NDArray[Any], check: bool, /, *args: Any) -> int: ...
+    def rank_combos(self, node: int, depth: int, held: int, out: _U16, /) -> None: ...
+    def histogram(self, n: int, out: _I64, /) -> bool: ...
+    def score(self, values: _U16, /) -> list[tuple[int, int, int]]: ...
+    def score_tuples(self, values: _U16, tuples: npt.NDArray[np.int32], counts: _I64, games: _I64, /) -> None: ...
+    def omaha(self, hole: object, board: object, /) -> int | None: ...
+    def omaha_rows(self, holes: _U8, boards: _U8, out: _U16, /) -> int: ...
 
-def evaluate(cards: object, *, game: str = "holdem", tables: object = None) -> int: ...
+def evaluate(cards: object, *, game: str = "holdem", tables: Tables | None = None) -> int: ...
 def set_default(walker: Walker | None, /) -> None: ...
 def set_fallback(fn: Callable[..., int], /) -> None: ...
 def set_game(name: str, walker: Walker, /) -> None: ...
-def omaha_low_rows(holes: NDArray[Any], boards: NDArray[Any], out: NDArray[Any], /) -> int: ...
+def omaha_low_rows(holes: _U8, boards: _U8, out: _U8, /) -> int: ...

@@ -1,11 +1,13 @@
-"""Which implementation runs the hot paths: the C extension or the numpy reference.
+"""Which backend runs the hot paths: the C core or the numpy reference, chosen here and nowhere else.
 
 The C backend (``twoplustwo.kernels._core``) is built by ``pip install`` and ``make``
-when a compiler is there; the numpy path is always there and stays the
-reference the C path is tested against. ``$TWOPLUSTWO_BACKEND`` chooses:
-``numpy`` forces the numpy path, ``c`` insists on the C one (an
-``ImportError`` at first use if it was not built), and unset or empty
-takes C when it is available.
+when a compiler is there; the numpy reference (:mod:`twoplustwo.kernels.reference`)
+is always there, and the C core is tested against it. Both export one
+interface (:mod:`twoplustwo.kernels.interface`): callers hold a walker and
+call it, never asking which backend runs. ``$TWOPLUSTWO_BACKEND`` chooses:
+``numpy`` forces the reference, ``c`` insists on the C core (an
+``ImportError`` at first use if it was not built), and unset or empty takes
+C when it is available.
 
 >>> backend() in ("c", "numpy")
 True
@@ -14,9 +16,17 @@ True
 from __future__ import annotations
 
 import os
-from types import ModuleType
 
-__all__ = ["BACKENDS", "ENV_VAR", "backend", "core", "extension"]
+# typing costs milliseconds to import, which a fresh process's first
+# evaluate() would pay: the interface is for the type checker only.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import ModuleType
+
+    from twoplustwo.kernels.interface import Backend, Walker
+
+__all__ = ["BACKENDS", "ENV_VAR", "backend", "chosen", "entry_point", "extension", "serve_default", "serve_game"]
 
 ENV_VAR = "TWOPLUSTWO_BACKEND"
 #: The backends there are, fastest first.
@@ -40,21 +50,52 @@ def extension() -> ModuleType | None:
     return _core_module
 
 
-def core() -> ModuleType | None:
-    """The C extension module if the chosen backend is C, else None."""
+def chosen() -> Backend:
+    """The chosen backend's module, ``twoplustwo.kernels._core`` or :mod:`twoplustwo.kernels.reference`."""
     choice = os.environ.get(ENV_VAR, "").strip().lower()
     if choice not in ("", *BACKENDS):
         raise ValueError(f"${ENV_VAR} must be 'c', 'numpy' or unset, got {choice!r}")
-    if choice == "numpy":
-        return None
     if choice == "c" and _core_module is None:
         raise ImportError(
             f"${ENV_VAR}=c, but the C extension twoplustwo.kernels._core was not built "
             "(reinstall with a C compiler, or unset the variable to use the numpy path)"
         )
-    return _core_module
+    if choice == "numpy" or _core_module is None:
+        from twoplustwo.kernels import reference
+
+        return reference
+    from twoplustwo.kernels import _core
+
+    return _core
 
 
 def backend() -> str:
     """``"c"`` or ``"numpy"``: the backend new table sets use for single hands and batches."""
-    return "numpy" if core() is None else "c"
+    return "c" if chosen() is _core_module else "numpy"
+
+
+# The C core also has an entry point of evaluate() that serves the default
+# table set without a Python frame: a registry of C walkers, and a Python
+# fallback for everything else. A walker of the reference is never
+# registered, so the entry point hands its calls to the fallback.
+
+
+def entry_point(fallback: Callable[..., int]) -> Callable[..., int] | None:
+    """The C core's frameless ``evaluate``, falling back to ``fallback``, when C is the chosen backend; else None."""
+    if _core_module is None or chosen() is not _core_module:
+        return None
+    _core_module.set_fallback(fallback)
+    fn: Callable[..., int] = _core_module.evaluate
+    return fn
+
+
+def serve_default(walker: Walker | None) -> None:
+    """Let the C entry point serve the default table set with ``walker``, if it is a C walker (else: nothing)."""
+    if _core_module is not None:
+        _core_module.set_default(walker if isinstance(walker, _core_module.Walker) else None)
+
+
+def serve_game(name: str, walker: Walker) -> None:
+    """Let the C entry point serve ``evaluate(cards, game=name)`` on the default set, if ``walker`` is a C walker."""
+    if _core_module is not None and isinstance(walker, _core_module.Walker):
+        _core_module.set_game(name, walker)

@@ -1,38 +1,29 @@
-"""Which cards are left, and every way to draw some of them, in order.
+"""Every way to draw some of a set of free cards, in order, and the walks of the draws.
 
-:class:`HandSpace` is one ``(n, include, dead)`` question checked: the
-cards every hand holds, the cards none may hold, and the free cards the
-rest of a hand is drawn from. :class:`Draws` lists every t-card draw
-(t = 1..5) from a set of free cards in lexicographic order, and walks the
-draws from one DAG node with shared prefixes walked once: ordered
-iteration (:mod:`twoplustwo.hands.iterate`) and equity (:mod:`twoplustwo.equity`)
-both stand on it.
+:class:`Draws` lists every t-card draw (t = 1..5) from a set of free cards
+in lexicographic order, and walks the draws from one DAG node with shared
+prefixes walked once; :class:`Ordered` lists every hand of some include
+and free cards that way. They are the numpy reference's enumeration
+(:mod:`twoplustwo.kernels.reference`), twins of the C core's.
 
->>> space = HandSpace(7, include="As Ah", dead="Kd Kc")
->>> space.k, len(space.free), space.total
-(5, 48, 1712304)
->>> HandSpace(7, include="As Ah", game="short-deck").total  # C(34, 5)
-278256
+>>> draws = Draws([0, 1, 2, 3], 2)
+>>> draws.real_rows(draws.rows()[0]).tolist()
+[[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from functools import lru_cache
 from math import comb
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.kernels import pool
-from twoplustwo.tables.load import Tables, get_tables
-from twoplustwo.vocab.cards import CardLike, format_cards, parse_cards
-from twoplustwo.vocab.games import HOLDEM, Game, resolve
 
-__all__ = ["MAX_DRAW", "Cards", "Draws", "HandSpace", "Subsets", "check_space", "subsets", "take_into"]
-
-Cards = str | Sequence[CardLike] | npt.NDArray[np.integer[Any]]
+__all__ = ["MAX_DRAW", "Draws", "Ordered", "Subsets", "draw_index", "subsets", "take_into"]
 
 #: Most cards one draw takes: blocks of all t-subsets of 0..51 are
 #: precomputed up to this size; hands of 6 or 7 free cards fix their first
@@ -135,10 +126,12 @@ class Draws:
         self.z = z = 52 - m
         self.identity = m == 52
         self.base = {level: int(s.starts[level][z]) for level in range(1, t + 1)}
+        self.real: dict[int, npt.NDArray[np.uint8] | npt.NDArray[np.int64]]
         if self.identity:
             self.real = {level: s.last64[level] for level in range(1, t + 1)}
         else:
-            self.lut = np.zeros(52, dtype=np.int64)
+            # Cards as bytes: a level's real cards take an eighth of the memory.
+            self.lut = np.zeros(52, dtype=np.uint8)
             self.lut[z:] = free
             self.real = {
                 level: self.lut.take(s.last[level][self.base[level] :]) for level in range(1, t + 1)
@@ -184,7 +177,7 @@ class Draws:
         s, t, real, base = self.subsets, self.t, self.real, self.base
         last_layer = layers[depth + t - 1]
         if t == 1:
-            ids = real[1][r0 - base[1] : r1 - base[1]] + node * 52
+            ids = real[1][r0 - base[1] : r1 - base[1]].astype(np.int64) + node * 52
             take_into(last_layer, ids, out)
             return
         # The ancestors of the rows, level by level upwards: parents of a
@@ -198,7 +191,7 @@ class Draws:
         # in lo[l] .. hi[l]; the arrays span whole levels so that parent
         # indices need no offset, and belong to the thread.
         nodes = _scratch(s, t - 1)
-        ids = real[1][lo[1] - base[1] : hi[1] - base[1]] + node * 52
+        ids = real[1][lo[1] - base[1] : hi[1] - base[1]].astype(np.int64) + node * 52
         np.multiply(layers[depth].take(ids), 52, out=nodes[1][lo[1] : hi[1]], dtype=np.int64)
         for level in range(2, t):
             a, e = lo[level], hi[level]
@@ -239,54 +232,135 @@ def take_into(layer: npt.NDArray[np.unsignedinteger], ids: npt.NDArray[np.int64]
         out[...] = layer.take(ids, mode="wrap")
 
 
-class HandSpace:
-    """The hands of one ``(n, include, dead)`` question of a game, checked, and where their walks start.
+@lru_cache(maxsize=8)
+def draw_index(m: int, t: int) -> npt.NDArray[np.uint8]:
+    """Every t-subset of ``range(m)`` (m <= 52) in lexicographic order, one per row, read-only.
 
-    Hands are drawn from the game's deck: its cards but the include and dead ones are :attr:`free`.
+    >>> draw_index(4, 2).tolist()
+    [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+    """
+    rows = np.arange(m, dtype=np.uint8)[:, None]
+    for _ in range(1, t):
+        # Each row's children append each card above its last, in order.
+        last = rows[:, -1].astype(np.intp)
+        cnt = m - 1 - last
+        starts = np.cumsum(cnt) - cnt
+        added = np.repeat(last + 1 - starts, cnt) + np.arange(int(cnt.sum()))
+        rows = np.column_stack([np.repeat(rows, cnt, axis=0), added.astype(np.uint8)])
+    rows = rows if t else np.zeros((1, 0), dtype=np.uint8)
+    rows.setflags(write=False)
+    return rows
+
+
+class Ordered:
+    """Fills any range of rows of an ordered enumeration (the reference of ``Walker.fill_ordered``); safe from threads.
+
+    The hands are every n-card hand of the sorted ``include`` cards (walked
+    already: ``node`` is where they lead) and k = n - len(include) of the
+    sorted ``free`` cards, down ``layers`` (the n-card walk). The k free
+    cards of a hand split into a prefix of p = k - t cards (one *group* per
+    prefix, at most C(52, 2) of them) and a tail of t <= 5 cards taken from
+    :class:`Draws`. A group's rows are its tail's suffix, and within a
+    group every row's cards are a copy of a precomputed block row plus the
+    group's constant leading columns.
     """
 
     def __init__(
-        self, n: int, include: Cards = (), dead: Cards = (), tables: Tables | None = None, game: str = HOLDEM
+        self, n: int, node: int, free: list[int], include: list[int], layers: list[npt.NDArray[np.unsignedinteger]]
     ) -> None:
-        # Hold'em's cards are checked before any table is loaded; another
-        # game's deck comes from its tables.
-        g = resolve(game, tables) if game != HOLDEM else None
-        inc, out = check_space(n, include, dead, g)
-        self.n, self.include, self.dead = n, inc, out
-        self.tables = get_tables(tables)
-        self.game = g = resolve(game, self.tables)
-        taken = set(inc) | set(out)
-        self.free = [c for c in g.deck if c not in taken]
-        self.m = len(self.free)
-        self.k = n - len(inc)  # free cards per hand
-        self.total = comb(self.m, self.k)
-        self.layers = g.layers(n)
-        node = 0
-        for depth, card in enumerate(inc):
-            node = int(self.layers[depth][node * 52 + card])
-        self.node = node  # after the include cards; their value when k == 0
+        self.n, self.layers = n, layers
+        k = n - len(include)
+        self.t = t = min(k, MAX_DRAW)
+        p = k - t
+        self.tail = tail = Draws(free, t)
+        z = tail.z
+        prefixes: list[tuple[int, ...]] = [()]
+        for _ in range(p):
+            prefixes = [q + (u,) for q in prefixes for u in range(q[-1] + 1 if q else z, 52)]
+        starts, leads, blocks, nodes = [], [], [], []
+        depth0 = len(include)
+        for q in prefixes:
+            cards = [free[u - z] for u in q]
+            at = node
+            for i, c in enumerate(cards):
+                at = int(layers[depth0 + i][at * 52 + c])
+            top = cards[-1] if cards else -1
+            # Include cards below the prefix's last card are fixed columns of
+            # the group; those above interleave with the tail, row by row.
+            leads.append(sorted(cards + [c for c in include if c < top]))
+            blocks.append(tuple(c for c in include if c > top))
+            starts.append(tail.rows(q[-1] + 1 if q else z)[0])
+            nodes.append(at)
+        self.depth = depth0 + p
+        self.group_start = np.array(starts, dtype=np.int64)
+        self.group_node, self.group_lead, self.group_block = nodes, leads, blocks
+        end = len(tail.subsets.rows[t])
+        sizes = end - self.group_start
+        self.offsets = np.zeros(len(prefixes) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=self.offsets[1:])
+        assert self.offsets[-1] == comb(len(free), k)
+        self.blocks = {key: self._block(key) for key in set(blocks)}
+
+    def _block(self, above: tuple[int, ...]) -> tuple[npt.NDArray[np.uint8], int]:
+        """Rows of tail cards merged with the include cards ``above``, after blank lead columns."""
+        tail, n, t = self.tail, self.n, self.t
+        lead = n - t - len(above)
+        if tail.identity and not above:
+            return tail.subsets.padded(lead, t), 0
+        base, _ = tail.rows()
+        rows = tail.real_rows(base)
+        if above:
+            rows = _merge(rows, above)
+        block = np.zeros((len(rows), n), dtype=np.uint8)
+        block[:, lead:] = rows
+        return block, base
+
+    def fill(self, r0: int, r1: int, cards: npt.NDArray[np.uint8], values: npt.NDArray[np.uint16]) -> None:
+        """Write rows ``r0 .. r1`` of the enumeration into ``cards`` and ``values``."""
+        offsets = self.offsets
+        g = int(np.searchsorted(offsets, r0, "right")) - 1
+        pos = r0
+        while pos < r1:
+            g_end = int(offsets[g + 1])
+            if g_end <= pos:
+                g += 1
+                continue
+            end = min(g_end, r1)
+            # Rows of group g, as level-t entries of the tail.
+            a = int(self.group_start[g]) + pos - int(offsets[g])
+            e = a + end - pos
+            o0, o1 = pos - r0, end - r0
+            block, base = self.blocks[self.group_block[g]]
+            dst = cards[o0:o1]
+            dst[...] = block[a - base : e - base]
+            for col, card in enumerate(self.group_lead[g]):
+                dst[:, col] = card
+            self.tail.values(self.layers, self.depth, self.group_node[g], a, e, values[o0:o1])
+            pos = end
+            g += 1
 
 
-def check_space(n: int, include: Cards, dead: Cards, game: Game | None = None) -> tuple[list[int], list[int]]:
-    """Sorted include and dead cards, after checking them against each other, ``n`` and ``game``'s deck.
+def _merge(rows: npt.NDArray[np.uint8], extra: tuple[int, ...]) -> npt.NDArray[np.uint8]:
+    """Each sorted row of ``rows`` with the sorted cards ``extra`` merged in, still sorted.
 
-    A dead card outside the deck is refused too: it says the caller has
-    another game in mind.
+    >>> _merge(np.array([[1, 5], [6, 7]], dtype=np.uint8), (4, 9)).tolist()
+    [[1, 4, 5, 9], [4, 6, 7, 9]]
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"n must be an int (5, 6 or 7), got {type(n).__name__}")
-    if n not in (5, 6, 7):
-        raise ValueError(f"n must be 5, 6 or 7, got {n!r}")
-    inc = parse_cards(include)
-    out = parse_cards(dead)
-    if game is not None:
-        game.check_cards(inc, "include card")
-        game.check_cards(out, "dead card")
-    inc.sort()
-    out.sort()
-    both = sorted(set(inc) & set(out))
-    if both:
-        raise ValueError(f"card(s) {format_cards(both)} both included and dead")
-    if len(inc) > n:
-        raise ValueError(f"{len(inc)} include cards do not fit in a {n}-card hand")
-    return inc, out
+    n, t = rows.shape
+    width = t + len(extra)
+    out = np.full((n, width), 255, dtype=np.uint8)
+    flat = out.reshape(-1)
+    starts = np.arange(0, n * width, width)
+    # A row's i-th card lands i places in, plus one per extra card below it.
+    shift = np.empty(n, dtype=np.uint8)
+    above = np.empty(n, dtype=np.bool_)
+    for i in range(t):
+        col = rows[:, i]
+        shift.fill(i)
+        for y in extra:
+            np.greater(col, y, out=above)
+            shift += above
+        flat[starts + shift] = col
+    # The places left over belong to the extra cards, in order, row by row.
+    out[out == 255] = np.tile(np.array(extra, dtype=np.uint8), n)
+    return out

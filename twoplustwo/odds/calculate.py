@@ -27,19 +27,21 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
-from twoplustwo.kernels.draws import Cards
 from twoplustwo.odds import exact
+from twoplustwo.odds.players import MAX_PLAYERS, CheckedPlayer, check_count, parse_player, without
+from twoplustwo.odds.pots import SPLIT
 from twoplustwo.odds.results import PlayerEquity, equity_table
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_cards
+from twoplustwo.vocab.cards import check_disjoint, parse_cards
 from twoplustwo.vocab.games import GAMES, HOLDEM, resolve
-from twoplustwo.vocab.ranges import Range, parse_range
+from twoplustwo.vocab.ranges import Range
 
 __all__ = [
     "AUTO_EXACT_WORK",
@@ -53,8 +55,6 @@ __all__ = [
     "equity_table",
 ]
 
-#: Players :func:`equity` accepts at most (9 hands and a full board use 23 cards).
-MAX_PLAYERS = 9
 #: The values ``method=`` takes.
 METHODS = ("auto", "exact", "monte-carlo")
 #: ``method="auto"`` enumerates ranges exactly when the work, boards times
@@ -72,63 +72,6 @@ EQUITY_GAMES = (*GAMES, "omaha", "omaha-hilo")
 #: One player: a hand (``"AsKs"``, ``["As", "Ks"]``, ``[51, 47]``) or a range
 #: (``"QQ+,AKs"`` or a :class:`~twoplustwo.Range`).
 Player = Cards | Range
-
-
-class _Player(NamedTuple):
-    label: str
-    combos: npt.NDArray[np.uint8]  # (n, 2)
-    weights: npt.NDArray[np.float64]
-    ranged: bool
-
-
-def _parse_player(i: int, player: Any, omaha: bool) -> _Player:
-    where = f"player {i + 1}"
-    if omaha:
-        # Omaha hands only: no range notation of Omaha hands is standard.
-        if isinstance(player, Range):
-            raise ValueError(f"{where}: an Omaha player is a hand of 4 to 6 cards, not a range")
-        try:
-            cards = parse_cards(player)
-        except (TypeError, ValueError) as e:
-            raise type(e)(f"{where}: {e}") from None
-        if not 4 <= len(cards) <= 6:
-            raise ValueError(f"{where}: an Omaha hand has 4, 5 or 6 hole cards, got {len(cards)}")
-        return _Player(format_cards(cards), np.array([cards], dtype=np.uint8), np.ones(1), False)
-    if isinstance(player, Range):
-        return _range_player(where, player)
-    if isinstance(player, str):
-        try:
-            cards = parse_cards(player)
-        except ValueError as not_cards:
-            try:
-                r = parse_range(player)
-            except ValueError as not_range:
-                # Text with a range's marks was meant as a range; else say
-                # why it is neither.
-                if any(mark in player for mark in ",+-[") or player.strip().lower() in ("random", "any"):
-                    raise ValueError(f"{where}: {not_range}") from None
-                raise ValueError(f"{where}: not a hand ({not_cards}) nor a range ({not_range})") from None
-            return _range_player(where, r)
-        if len(cards) not in (0, 2):
-            # Combos listed: "AhKh,AsQs" reads as four cards too.
-            try:
-                return _range_player(where, parse_range(player))
-            except ValueError:
-                pass
-    else:
-        try:
-            cards = parse_cards(player)
-        except (TypeError, ValueError) as e:
-            raise type(e)(f"{where}: {e}") from None
-    if len(cards) != 2:
-        raise ValueError(f"{where}: a Hold'em hand has 2 hole cards, got {len(cards)}")
-    return _Player(format_cards(cards), np.array([cards], dtype=np.uint8), np.ones(1), False)
-
-
-def _range_player(where: str, r: Range) -> _Player:
-    if len(r) == 0:
-        raise ValueError(f"{where}: the range is empty")
-    return _Player(str(r), np.asarray(r.combos), np.asarray(r.weights), True)
 
 
 def _check_method(method: object, stderr: object, samples: object, seed: object) -> None:
@@ -221,9 +164,8 @@ def equity(
     omaha = game.startswith("omaha")
     if isinstance(players, (str, bytes)):
         raise ValueError("players must be a sequence of hands or ranges, e.g. ['AsAh', 'KdKc'], not one string")
-    parsed = [_parse_player(i, p, omaha) for i, p in enumerate(players)]
-    if not 2 <= len(parsed) <= MAX_PLAYERS:
-        raise ValueError(f"equity needs 2 to {MAX_PLAYERS} players, got {len(parsed)}")
+    parsed = [parse_player(i, p, omaha) for i, p in enumerate(players)]
+    check_count(len(parsed), "equity")
     known = parse_cards(board)
     if len(known) > 5:
         raise ValueError(f"the board holds at most 5 cards, got {len(known)}")
@@ -238,7 +180,7 @@ def equity(
         for what, cards in fixed + [("the board", known), ("the dead cards", out)]:
             g.check_cards(cards, f"{what}: card")
     taken = {c for _, h in fixed for c in h} | set(known) | set(out) | set(range(deck.start))
-    parsed = [_without(i, p, taken, game) if p.ranged else p for i, p in enumerate(parsed)]
+    parsed = [without(i, p, taken, game) if p.ranged else p for i, p in enumerate(parsed)]
     rest = len(deck) - len((set(known) | set(out)) & set(deck))
     held = sum(p.combos.shape[1] for p in parsed)
     missing = 5 - len(known)
@@ -247,27 +189,36 @@ def equity(
     if omaha:
         return _omaha(parsed, known, out, game, method, stderr, samples, seed, tables, workers, quiet)
     combos = [p.combos for p in parsed]
+    ranged = any(p.ranged for p in parsed)
+    # The deals are enumerated once: for the cost estimate, then for the counts.
+    found = exact.find_deals(combos) if ranged and method == "auto" else None
     if method == "auto":
-        ranged = any(p.ranged for p in parsed)
-        small = not ranged or exact.work(combos, known, out, deck) <= AUTO_EXACT_WORK
+        small = not ranged or exact.work(combos, known, out, deck, found) <= AUTO_EXACT_WORK
         method = "exact" if small else "monte-carlo"
     if method == "monte-carlo":
         return _sample(parsed, known, out, game, stderr, samples, seed, tables, workers, quiet)
-    if not any(p.ranged for p in parsed):
+    if not ranged:
         holes = [p.combos[0].tolist() for p in parsed]
         counts = exact.hands(holes, known, out, game=game, tables=tables, threads=workers)
         return [
-            PlayerEquity(p.label, games, wins, ties, units / (exact.SPLIT * games))
+            PlayerEquity(p.label, games, wins, ties, units / (SPLIT * games))
             for p, (games, wins, ties, units) in zip(parsed, counts)
         ]
-    found, weight = exact.deals(
-        [(p.combos, p.weights) for p in parsed], known, out, game=game, tables=tables, threads=workers, quiet=quiet
+    dealt, weight = exact.deals(
+        [(p.combos, p.weights) for p in parsed],
+        known,
+        out,
+        game=game,
+        tables=tables,
+        threads=workers,
+        quiet=quiet,
+        found=found,
     )
-    return _results(parsed, found, weight)
+    return _results(parsed, dealt, weight)
 
 
 def _sample(
-    parsed: list[_Player],
+    parsed: list[CheckedPlayer],
     known: list[int],
     out: list[int],
     game: str,
@@ -298,7 +249,7 @@ def _sample(
 
 
 def _omaha(
-    parsed: list[_Player],
+    parsed: list[CheckedPlayer],
     known: list[int],
     out: list[int],
     game: str,
@@ -326,18 +277,9 @@ def _omaha(
     return [PlayerEquity(p.label, *c) for p, c in zip(parsed, counts)]
 
 
-def _without(i: int, p: _Player, taken: set[int], game: str) -> _Player:
-    """``p``'s range less the combos holding a card of ``taken``."""
-    keep = ~np.isin(p.combos, sorted(taken)).any(axis=1)
-    if not keep.any():
-        deck = "" if game == HOLDEM else f" and the {game} deck"
-        raise ValueError(
-            f"player {i + 1}: no combo of {p.label} is left beside the board, the dead cards, the other hands{deck}"
-        )
-    return p._replace(combos=p.combos[keep], weights=p.weights[keep])
-
-
-def _results(parsed: list[_Player], found: exact.DealCounts, weight: npt.NDArray[np.float64]) -> list[PlayerEquity]:
+def _results(
+    parsed: list[CheckedPlayer], found: exact.DealCounts, weight: npt.NDArray[np.float64]
+) -> list[PlayerEquity]:
     """Each player's results, weighted by each deal's weight, with a range's per-combo breakdown."""
     deals, counts, games = found
     weighted = bool((weight != 1).any())
@@ -358,9 +300,9 @@ def _results(parsed: list[_Player], found: exact.DealCounts, weight: npt.NDArray
             combo_games = np.bincount(deals[:, i], games * others, minlength=len(p.combos))
             combo_units = np.bincount(deals[:, i], counts[:, i, 2] * others, minlength=len(p.combos))
             with np.errstate(invalid="ignore", divide="ignore"):
-                combo_equity = combo_units / (exact.SPLIT * combo_games)
+                combo_equity = combo_units / (SPLIT * combo_games)
             extra = {"combos": p.combos, "combo_games": combo_games, "combo_equity": combo_equity}
         results.append(
-            PlayerEquity(p.label, all_games, wins, ties, units / (exact.SPLIT * all_games), 0.0, **extra)
+            PlayerEquity(p.label, all_games, wins, ties, units / (SPLIT * all_games), 0.0, **extra)
         )
     return results

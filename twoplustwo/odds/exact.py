@@ -28,10 +28,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import combinations
 from math import comb, prod
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -42,16 +41,17 @@ from twoplustwo.tables.load import Tables, get_tables
 from twoplustwo.vocab.games import HOLDEM, resolve
 from twoplustwo.vocab.ranges import combo_indices
 
+if TYPE_CHECKING:
+    from twoplustwo.kernels.interface import Walker
+
 __all__ = [
     "COUNTER_BYTES",
     "MAX_DEALS",
-    "SHARES",
-    "SPLIT",
     "DealCounts",
     "board_cards",
     "count_deals",
     "deals",
-    "draw_index",
+    "find_deals",
     "hands",
     "score_hands",
     "work",
@@ -65,22 +65,15 @@ MAX_DEALS = 2_000_000
 #: (at most 448 MB, for 9 players and :data:`MAX_DEALS`).
 COUNTER_BYTES = 1 << 30
 
-# A k-way split pays 1/k of the pot; over a common denominator every share
-# is an integer.
-SPLIT = 2520  # lcm(1, ..., 9)
-#: SHARES[k]: the units each of k winners of a pot takes.
-SHARES = np.array([0] + [SPLIT // k for k in range(1, 10)], dtype=np.int64)
 # Boards below which threads cost more than they save.
 _PARALLEL_MIN = 1 << 15
 # Boards per block: the board cards after the first `p` come as a draw of at
 # most this many from the rest, so a block's values (2 bytes per combo and
 # board) stay small; the first cards of a board fix its block.
 _BLOCK_DRAW = 3
-# Deals scored per numpy step, to bound the reference path's temporaries.
-_SCORE_CHUNK = 64
-# Player-boards scored per call of the kernel: tens of milliseconds, so
-# that an interrupted enumeration stops soon, even on the calling thread.
-_SCORE_STEP = 1 << 26
+#: Player-boards scored per call of the kernel: tens of milliseconds, so
+#: that an interrupted enumeration stops soon, even on the calling thread.
+SCORE_STEP = 1 << 26
 
 
 class DealCounts(NamedTuple):
@@ -109,6 +102,18 @@ def _masks(combos: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint64]:
     c = combos.astype(np.uint64)
     masks: npt.NDArray[np.uint64] = (one << c[:, 0]) | (one << c[:, 1])
     return masks
+
+
+def find_deals(players: Sequence[npt.NDArray[np.integer[Any]]]) -> npt.NDArray[np.intp] | None:
+    """Every compatible deal (as :func:`deals` enumerates them), or None when there may be more than :data:`MAX_DEALS`.
+
+    None without enumerating when the product of the players' combo counts
+    is over the limit; :func:`work` and :func:`deals` both take the result,
+    so the deals are enumerated once.
+    """
+    if prod(len(p) for p in players) > MAX_DEALS:
+        return None
+    return _compatible(players, MAX_DEALS)
 
 
 def count_deals(players: Sequence[npt.NDArray[np.integer[Any]]], limit: int = MAX_DEALS) -> int:
@@ -153,76 +158,7 @@ def _starts(layers: list[Any], cards: npt.NDArray[np.integer[Any]]) -> npt.NDArr
     return nodes
 
 
-@lru_cache(maxsize=8)
-def draw_index(m: int, t: int) -> npt.NDArray[np.uint8]:
-    """Every t-subset of ``range(m)`` (m <= 52) in lexicographic order, one per row, read-only.
-
-    >>> draw_index(4, 2).tolist()
-    [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
-    """
-    rows = np.arange(m, dtype=np.uint8)[:, None]
-    for _ in range(1, t):
-        # Each row's children append each card above its last, in order.
-        last = rows[:, -1].astype(np.intp)
-        cnt = m - 1 - last
-        starts = np.cumsum(cnt) - cnt
-        added = np.repeat(last + 1 - starts, cnt) + np.arange(int(cnt.sum()))
-        rows = np.column_stack([np.repeat(rows, cnt, axis=0), added.astype(np.uint8)])
-    rows = rows if t else np.zeros((1, 0), dtype=np.uint8)
-    rows.setflags(write=False)
-    return rows
-
-
-def _values_numpy(
-    layers: list[Any],
-    starts: npt.NDArray[np.int64],
-    held: npt.NDArray[np.uint64],
-    depth: int,
-    prefix: Sequence[int],
-    free: npt.NDArray[np.uint8],
-    out: npt.NDArray[np.uint16],
-) -> None:
-    """The numpy reference of the C walker's ``range_values``: each combo's value on every board of a block."""
-    t = 7 - depth - len(prefix)
-    rows = free[draw_index(len(free), t)]
-    one = np.uint64(1)
-    row_masks = np.bitwise_or.reduce(one << rows.astype(np.uint64), axis=1)
-    on_prefix = sum(1 << c for c in prefix)
-    out[...] = 0
-    for i in range(len(starts)):
-        if int(held[i]) & on_prefix:
-            continue
-        node = int(starts[i])
-        for j, card in enumerate(prefix):
-            node = int(layers[depth + j][node * 52 + card])
-        live = (row_masks & held[i]) == 0
-        nodes = np.full(int(np.count_nonzero(live)), node, dtype=np.int64)
-        picked = rows[live]
-        for j in range(t):
-            nodes = layers[depth + len(prefix) + j].take(nodes * 52 + picked[:, j]).astype(np.int64)
-        out[i, live] = nodes
-
-
-def _score_numpy(
-    values: npt.NDArray[np.uint16],
-    deals: npt.NDArray[np.int32],
-    counts: npt.NDArray[np.int64],
-    games: npt.NDArray[np.int64],
-) -> None:
-    """The numpy reference of the C walker's ``score_tuples``: add each deal's counts over its live boards."""
-    for a in range(0, len(deals), _SCORE_CHUNK):
-        v = values[deals[a : a + _SCORE_CHUNK]]  # (deals, players, boards)
-        live = (v != 0).all(axis=1)
-        best = v.max(axis=1)
-        top = (v == best[:, None, :]) & live[:, None, :]
-        n_top = top.sum(axis=1)
-        counts[a : a + _SCORE_CHUNK, :, 0] += (top & (n_top == 1)[:, None, :]).sum(axis=2)
-        counts[a : a + _SCORE_CHUNK, :, 1] += (top & (n_top > 1)[:, None, :]).sum(axis=2)
-        counts[a : a + _SCORE_CHUNK, :, 2] += (top * SHARES[n_top][:, None, :]).sum(axis=2)
-        games[a : a + _SCORE_CHUNK] += live.sum(axis=1)
-
-
-def _layout(workers: int, blocks: int, n_deals: int, n_players: int) -> tuple[int, int]:
+def layout(workers: int, blocks: int, n_deals: int, n_players: int) -> tuple[int, int]:
     """How :func:`deals` splits its work: ``(groups, slices)``, one part each of ``groups * slices``.
 
     A group of blocks counts into a set of counters of its own, so there are
@@ -252,6 +188,7 @@ def deals(
     tables: Tables | None = None,
     threads: int | None = None,
     quiet: bool = False,
+    found: npt.NDArray[np.intp] | None = None,
 ) -> tuple[DealCounts, npt.NDArray[np.float64]]:
     """Exact counts of every compatible deal of the players' combos over every completion of ``known``.
 
@@ -261,7 +198,8 @@ def deals(
     Returns the :class:`DealCounts` and each deal's weight, the product of
     its combos' weights. Raises ``ValueError`` when no deal is compatible or
     there are more than :data:`MAX_DEALS`. A long run shows a progress bar
-    of boards on a terminal unless ``quiet``.
+    of boards on a terminal unless ``quiet``. ``found`` is the deals
+    :func:`find_deals` found already, if it did.
 
     Memory: the counters take 24 bytes per player and deal and 8 per deal,
     once for each group of blocks counted side by side, all groups together
@@ -273,7 +211,8 @@ def deals(
     """
     workers = pool.resolve_threads(threads)
     combos = [np.asarray(c, dtype=np.intp) for c, _ in players]
-    found = _compatible(combos, MAX_DEALS)
+    if found is None:
+        found = _compatible(combos, MAX_DEALS)
     if found is None:
         raise ValueError(f"more than {MAX_DEALS:,} deals of the ranges to enumerate; use method='monte-carlo'")
     if len(found) == 0:
@@ -299,13 +238,13 @@ def deals(
         values = np.ascontiguousarray(starts.astype(np.uint16)[:, None])  # after seven cards the node is the value
         counts = np.zeros((n_deals, n_players, 3), dtype=np.int64)
         games = np.zeros(n_deals, dtype=np.int64)
-        _score(walker, values, rows, counts, games)
+        score_step(walker, values, rows, counts, games)
         return DealCounts(found, counts, games), weight
     depth = 2 + len(known)
     p, prefixes = _blocks(rest, missing)
     starts32 = starts.astype(np.uint32)
     boards = comb(len(rest), missing)
-    groups, slices = _layout(workers if boards * len(starts) >= _PARALLEL_MIN else 1, len(prefixes), n_deals, n_players)
+    groups, slices = layout(workers if boards * len(starts) >= _PARALLEL_MIN else 1, len(prefixes), n_deals, n_players)
     sums = [np.zeros((n_deals, n_players, 3), dtype=np.int64) for _ in range(groups)]
     played = [np.zeros(n_deals, dtype=np.int64) for _ in range(groups)]
     cuts = [n_deals * i // slices for i in range(slices + 1)]
@@ -322,16 +261,13 @@ def deals(
             after = pre[-1] if pre else -1
             free = np.array([c for c in rest if c > after], dtype=np.uint8)
             values = np.empty((len(starts), comb(len(free), missing - p)), dtype=np.uint16)
-            if walker is not None:
-                walker.range_values(starts32, held, depth, np.array(pre, dtype=np.uint8), free, values)
-            else:
-                _values_numpy(layers, starts, held, depth, pre, free, values)
-            step = max(1, _SCORE_STEP // (n_players * values.shape[1]))
+            walker.range_values(starts32, held, depth, np.array(pre, dtype=np.uint8), free, values)
+            step = max(1, SCORE_STEP // (n_players * values.shape[1]))
             for a in range(lo, hi, step):
                 if stop.is_set():
                     return
                 b = min(a + step, hi)
-                _score(walker, values, rows[a:b], sums[g][a:b], played[g][a:b])
+                score_step(walker, values, rows[a:b], sums[g][a:b], played[g][a:b])
             if s == 0:
                 update(values.shape[1])
 
@@ -343,17 +279,19 @@ def deals(
     return DealCounts(found, sums[0], played[0]), weight
 
 
-def _score(
-    walker: Any,
+def score_step(
+    walker: Walker,
     values: npt.NDArray[np.uint16],
     rows: npt.NDArray[np.int32],
     counts: npt.NDArray[np.int64],
     games: npt.NDArray[np.int64],
 ) -> None:
-    if walker is not None:
-        walker.score_tuples(values, rows, counts, games)
-    else:
-        _score_numpy(values, rows, counts, games)
+    """Score one step of deals on one block of boards into ``counts`` and ``games``.
+
+    A function of the module's own, looked up at each step: the interrupt
+    tests wrap it to see an enumeration begin.
+    """
+    walker.score_tuples(values, rows, counts, games)
 
 
 def hands(
@@ -385,48 +323,20 @@ def hands(
     else:
         depth = 2 + len(known)
         walker = g.walker
-        if walker is not None:
-            free = np.array(rest, dtype=np.uint8)
+        free = np.array(rest, dtype=np.uint8)
 
-            def walk(i: int) -> None:
-                # C: nested loops over the free cards, each prefix walked once.
-                walker.draw_values(starts[i], depth, free, values[i])
-        else:
-            from twoplustwo.kernels.draws import Draws
-
-            tail = Draws(rest, missing)
-            r0, r1 = tail.rows()
-
-            def walk(i: int) -> None:
-                tail.values(layers, depth, starts[i], r0, r1, values[i])
+        def walk(i: int) -> None:
+            # Every draw from the free cards, each shared prefix walked once.
+            walker.draw_values(starts[i], depth, free, values[i])
 
         # The walks release the GIL, so players run on all cores.
         pool.run(workers if n_boards >= _PARALLEL_MIN else 1, walk, range(len(starts)))
     return score_hands(values, g.walker)
 
 
-def score_hands(values: npt.NDArray[np.uint16], walker: Any) -> list[tuple[int, int, int, int]]:
-    """Per-player ``(games, wins, ties, units)`` from the ``(players, boards)`` values."""
-    n_players, n_boards = values.shape
-    if walker is not None:
-        # One pass over the boards in C, instead of numpy's several.
-        return [(n_boards, w, t, u) for w, t, u in walker.score(values)]
-    if n_players == 2:
-        # Heads-up needs no per-board winner count.
-        a, b = values
-        ties = int(np.count_nonzero(a == b))
-        alone = [int(np.count_nonzero(a > b)), int(np.count_nonzero(b > a))]
-        return [(n_boards, w, ties, SPLIT * w + SPLIT // 2 * ties) for w in alone]
-    best = values.max(axis=0)
-    top = values == best
-    winners = top.sum(axis=0, dtype=np.intp)
-    out = []
-    for row in top:
-        # How many boards this player shares k ways, for k = 1 .. players.
-        by_k = np.bincount(winners[row], minlength=n_players + 1)
-        units = sum(int(by_k[k]) * (SPLIT // k) for k in range(1, n_players + 1))
-        out.append((n_boards, int(by_k[1]), int(by_k[2:].sum()), units))
-    return out
+def score_hands(values: npt.NDArray[np.uint16], walker: Walker) -> list[tuple[int, int, int, int]]:
+    """Per-player ``(games, wins, ties, units)`` from the ``(players, boards)`` values, scored by ``walker``."""
+    return [(values.shape[1], w, t, u) for w, t, u in walker.score(values)]
 
 
 def work(
@@ -434,11 +344,13 @@ def work(
     known: Sequence[int],
     dead: Sequence[int],
     deck: Sequence[int] = range(52),
+    found: npt.NDArray[np.intp] | None = None,
 ) -> float:
-    """A cost estimate of :func:`deals`, in board-combo steps: boards times (combos + deals x players)."""
+    """A cost estimate of :func:`deals`, in board-combo steps: boards times (combos + deals x players).
+
+    ``found`` is what :func:`find_deals` gave: the deals, or None for more than the product of the ranges' sizes.
+    """
     boards = comb(len(board_cards(known, dead, deck)), 5 - len(known))
-    n_deals = prod(len(p) for p in players)
-    if n_deals <= MAX_DEALS:
-        n_deals = count_deals(players)
+    n_deals = prod(len(p) for p in players) if found is None else len(found)
     distinct = len(np.unique(np.concatenate([combo_indices(p[:, 0], p[:, 1]) for p in players])))
     return float(boards) * (distinct + n_deals * len(players))

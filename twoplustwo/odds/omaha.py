@@ -9,8 +9,8 @@ board with :func:`~twoplustwo.evaluate_omaha_batch` (and
 In hi/lo the pot splits into a high half and a low half. The best high
 hands share the high half, the best qualifying lows the low half; with no
 qualifying low, the high hands take the whole pot. A player with the best
-high alone beside a tied low gets three quarters, and so on: shares are
-counted in units of 1/5040 of a pot, which every such split divides.
+high alone beside a tied low gets three quarters, and so on
+(:func:`twoplustwo.odds.pots.hilo_shares`).
 
 >>> hands = [[51, 46, 43, 1], [50, 47, 12, 8]]  # As Kh Qs 2d, Ah Ks 5c 4c
 >>> [(g, w, t, round(e, 4)) for g, w, t, e in counts(hands, [2, 5, 9], [], hilo=False)]  # on 2h 3d 4d
@@ -28,14 +28,12 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
+from twoplustwo.kernels.draws import draw_index
 from twoplustwo.odds import exact
+from twoplustwo.odds.pots import HILO_UNIT, SPLIT, hilo_shares, outcomes
 from twoplustwo.tables.load import Tables, get_tables
 
-__all__ = ["HILO_UNIT", "boards", "counts", "hilo_shares"]
-
-#: Hi/lo shares are counted in 1/HILO_UNIT of a pot: half a pot split k ways
-#: for k = 1..9 is a whole number of units.
-HILO_UNIT = 2 * exact.SPLIT
+__all__ = ["boards", "counts"]
 
 
 def boards(known: Sequence[int], rest: Sequence[int]) -> npt.NDArray[np.uint8]:
@@ -44,29 +42,8 @@ def boards(known: Sequence[int], rest: Sequence[int]) -> npt.NDArray[np.uint8]:
     rows = np.empty((comb(len(rest), missing), 5), dtype=np.uint8)
     rows[:, : len(known)] = known
     if missing:
-        rows[:, len(known) :] = np.asarray(rest, dtype=np.uint8)[exact.draw_index(len(rest), missing)]
+        rows[:, len(known) :] = np.asarray(rest, dtype=np.uint8)[draw_index(len(rest), missing)]
     return rows
-
-
-def hilo_shares(high: npt.NDArray[np.uint16], low: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-    """Each player's share of each pot, in 1/:data:`HILO_UNIT`: ``(players, boards)`` high and low values.
-
-    A low of 0 does not qualify. Below, on the first board the second
-    player wins the high half and the two split the low half (the first is
-    quartered); on the second nobody has a low and the two split the pot.
-
-    >>> hilo_shares(np.array([[5, 9], [7, 9]], dtype=np.uint16), np.array([[3, 0], [3, 0]], dtype=np.uint8)).tolist()
-    [[1260, 2520], [3780, 2520]]
-    """
-    top_high = high == high.max(axis=0)
-    n_high = top_high.sum(axis=0)
-    best_low = low.max(axis=0)
-    split = best_low > 0
-    top_low = (low == best_low) & split
-    n_low = np.maximum(top_low.sum(axis=0), 1)
-    high_pot = np.where(split, HILO_UNIT // 2, HILO_UNIT)
-    shares: npt.NDArray[np.int64] = top_high * (high_pot // n_high) + top_low * (HILO_UNIT // 2 // n_low)
-    return shares
 
 
 def counts(
@@ -92,10 +69,6 @@ def counts(
     tiled = [np.tile(np.array(h, np.uint8), (n, 1)) for h in holes]
     high = np.stack([evaluate_omaha_batch(h, rows, tables=t, threads=threads) for h in tiled])
     if not hilo:
-        return [(g, w, ties, u / (exact.SPLIT * g)) for g, w, ties, u in exact.score_hands(high, t.walker)]
+        return [(g, w, ties, u / (SPLIT * g)) for g, w, ties, u in exact.score_hands(high, t.walker)]
     low = np.stack([evaluate_omaha_low_batch(h, rows, threads=threads) for h in tiled])
-    shares = hilo_shares(high, low)
-    return [
-        (n, int((s == HILO_UNIT).sum()), int(((s > 0) & (s < HILO_UNIT)).sum()), int(s.sum()) / (HILO_UNIT * n))
-        for s in shares
-    ]
+    return [(n, w, ties, u / (HILO_UNIT * n)) for w, ties, u in outcomes(hilo_shares(high, low), HILO_UNIT)]

@@ -47,7 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.kernels import pool
-from twoplustwo.odds.exact import draw_index
+from twoplustwo.kernels.draws import draw_index
 from twoplustwo.odds.results import PlayerEquity, equity_table
 from twoplustwo.progress import progress
 from twoplustwo.tables.atomic import check_target, write_file

@@ -74,6 +74,7 @@ __all__ = [
     "ROW",
     "TRANSFORMS",
     "bundle_name",
+    "copy_columns_delta",
     "decode",
     "encode",
     "import_zstandard",
@@ -193,7 +194,7 @@ def _copy(src: IO[bytes], n: int, out: IO[bytes], h: Any | None) -> None:
         n -= len(chunk)
 
 
-def _copy_columns_delta(
+def copy_columns_delta(
     src: IO[bytes], nbytes: int, dtype: str, out: IO[bytes], h: Any, scratch: Path, block_rows: int = 0
 ) -> None:
     """Undo ``columns-delta`` on ``nbytes`` of payload from ``src``, writing (and hashing) the array's bytes.
@@ -318,7 +319,7 @@ def _unpack_file(fh: IO[bytes], f: dict[str, Any], transform: str, staging: Path
             _copy(fh, f["nbytes"], out, h)
         else:
             try:
-                _copy_columns_delta(fh, f["nbytes"], f["dtype"], out, h, staging / f"{f['name']}.columns")
+                copy_columns_delta(fh, f["nbytes"], f["dtype"], out, h, staging / f"{f['name']}.columns")
             except BundleError as e:
                 raise BundleError(f"{where}: {f['name']}: {e}") from None
     if h.hexdigest() != f["sha256"]:

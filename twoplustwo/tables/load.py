@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from functools import cached_property
 
 from twoplustwo.kernels import pool
-from twoplustwo.kernels.choice import core, extension
+from twoplustwo.kernels.choice import chosen, serve_default
 from twoplustwo.tables.format import (
     DAGS,
     MANIFEST,
@@ -51,6 +51,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
+
+    from twoplustwo.kernels.interface import Backend, Walker
 
 __all__ = [
     "ENV_VAR",
@@ -101,18 +103,6 @@ def _default_dir() -> str:
         return os.path.join(checkout, "tables")
     cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(cache, "twoplustwo", "tables")
-
-
-class HandViews:
-    """The dag7 arrays as :meth:`Tables.native_view` memoryviews, for the single-hand path."""
-
-    def __init__(self, t: Tables) -> None:
-        view = t.native_view
-        self.l1, self.l2, self.l3, self.l4, self.l5, self.l6, self.l7 = (
-            view(layer_role("dag7", k)) for k in range(1, 8)
-        )
-        self.v5 = view("dag7/value5")
-        self.v6 = view("dag7/value6")
 
 
 class Tables:
@@ -207,33 +197,27 @@ class Tables:
         return out
 
     @cached_property
-    def hand_views(self) -> HandViews:
-        """The arrays the single-hand path reads, made once per table set."""
-        return HandViews(self)
+    def _kernels(self) -> Backend:
+        # Chosen once per set: its own walker and its games' walkers run on the same backend.
+        return chosen()
 
     @cached_property
-    def walker(self) -> Any:
-        """The C backend's walker over this set, or None on the numpy backend (made once per set)."""
-        module = core()
-        if module is None:
-            return None
+    def walker(self) -> Walker:
+        """The walker over this set's hold'em DAGs, of the backend chosen when first asked for (made once per set)."""
         little = self._little
-        dags = [[little(layer_role(dag, k)) for k in range(1, DAGS[dag] + 1)] for dag in ("dag5", "dag6", "dag7")]
-        return module.Walker(*dags, little("dag7/value5"), little("dag7/value6"))
+        dag5, dag6, dag7 = ([little(layer_role(dag, k)) for k in range(1, DAGS[dag] + 1)] for dag in DAGS)
+        return self._kernels.Walker(dag5, dag6, dag7, little("dag7/value5"), little("dag7/value6"))
 
-    def game_walker(self, dag: str, deck: int) -> Any:
-        """A new C walker over another game's 7-card DAG ``dag`` whose hands hold only the cards of the mask ``deck``.
+    def game_walker(self, dag: str, deck: int) -> Walker:
+        """A new walker over another game's 7-card DAG ``dag`` whose hands hold only the cards of the mask ``deck``.
 
-        None when this set runs on the numpy path (its :attr:`walker` is
-        None). The walker takes 5- and 6-card hands down the DAG's first
-        layers and through its ``value5`` and ``value6`` arrays.
+        Of the same backend as :attr:`walker`. The walker takes 5- and
+        6-card hands down the DAG's first layers and through its ``value5``
+        and ``value6`` arrays.
         """
-        if self.walker is None:
-            return None
         little = self._little
         layers = [little(layer_role(dag, k)) for k in range(1, 8)]
-        walker_class = type(self.walker)  # the extension that made this set's own walker
-        return walker_class(None, None, layers, little(f"{dag}/value5"), little(f"{dag}/value6"), deck=deck)
+        return self._kernels.Walker(None, None, layers, little(f"{dag}/value5"), little(f"{dag}/value6"), deck=deck)
 
     def _little(self, role: str) -> Any:
         # The C walker reads little-endian bytes, as the format stores them
@@ -425,9 +409,7 @@ def clear_cache() -> None:
     global _cached
     with _lock:
         _cached = None
-        ext = extension()
-        if ext is not None:
-            ext.set_default(None)
+        serve_default(None)
 
 
 def get_tables(tables: Tables | None = None) -> Tables:
@@ -450,11 +432,9 @@ def _load_default() -> Tables:
     with _lock:
         if _cached is None:
             t = load_tables()
-            ext = extension()
-            if ext is not None:
-                # The C entry point of evaluate() serves the default set
-                # without a Python frame (None on the numpy backend).
-                ext.set_default(t.walker)
+            # The C entry point of evaluate() serves the default set
+            # without a Python frame (not on the numpy backend).
+            serve_default(t.walker)
             _cached = t
         return _cached
 

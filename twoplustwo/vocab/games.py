@@ -43,6 +43,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from twoplustwo.kernels.interface import Walker
+
     Array = npt.NDArray[np.unsignedinteger[Any]]
 
 __all__ = ["GAMES", "HOLDEM", "Game", "check_game", "read_game", "resolve"]
@@ -86,7 +88,7 @@ def check_game(game: object) -> str:
 
 
 class Game:
-    """One game as one table set holds it: its deck, values, categories, DAG layers and C walker.
+    """One game as one table set holds it: its deck, values, categories, DAG layers and walker.
 
     ``deck`` is the range of card ints hands may hold, ``values`` the
     number N of values (``1..N``), ``categories`` each category's
@@ -105,7 +107,7 @@ class Game:
         self.tables = tables
         self.name = name
         self.deck = deck
-        #: One bit per card of the deck, as the C walker takes it.
+        #: One bit per card of the deck, as a walker takes it.
         self.mask = sum(1 << c for c in deck)
         self.values = values
         self.categories = categories
@@ -182,8 +184,8 @@ class Game:
         return fused
 
     @cached_property
-    def walker(self) -> Any:
-        """The C walker over the game's DAG, or None where the table set runs on the numpy path."""
+    def walker(self) -> Walker:
+        """The walker over the game's DAG, of the table set's backend."""
         if self.holdem:
             return self.tables.walker
         return self.tables.game_walker(self.dag, self.mask)

@@ -1,0 +1,195 @@
+/* twoplustwo.kernels._core: what its units share. The Walker and its DAGs,
+ * the table read every hot loop inlines, and the functions one unit lends
+ * another.
+ *
+ * A Walker holds pointers into one table set's mapped arrays (it keeps the
+ * Python objects that own them alive) and walks hands down a DAG, one lookup
+ * per card, exactly as spec/README.md section 5 says. Every function of
+ * the module either gives the same answer as the numpy path or says "not
+ * mine": the single-hand call returns None for anything but distinct ints
+ * 0..51 of the walker's deck, and the batch walk returns the first bad row,
+ * so that Python raises the very same errors on both backends.
+ *
+ * A table set has one Walker for hold'em (dag5, dag6, dag7) and one for
+ * each other game it is asked about (short deck: the game's dag7 alone,
+ * whose first 5 or 6 layers and value arrays give 5- and 6-card values,
+ * and a deck of 36 cards; section 13).
+ *
+ * The units, one job each:
+ *   module.c     the module: its functions, its constants, its init
+ *   args.c       the one argument parser of every method that takes arrays
+ *   walker.c     the Walker type and the batch walk
+ *   single.c     one hand from a Python call to its value, and the registry
+ *                behind the frameless evaluate
+ *   small.c      the small tables derived from dag7 for single hands, and
+ *                the histogram that counts hands through them
+ *   enumerate.c  every hand or board of a kind: draws, ordered rows, ranges,
+ *                two-card combos
+ *   showdown.c   who wins each board, and the pot shares
+ *   omaha.c      Omaha high and eight-or-better low
+ * There is no link-time optimisation: a loop and everything it calls per
+ * hand stay in one unit, or come from here as static inline.
+ */
+
+#ifndef TWOPLUSTWO_CORE_H
+#define TWOPLUSTWO_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_DEPTH 7
+
+/* Every card of the 52: hold'em's deck. */
+#define ALL_CARDS ((((uint64_t)1) << 52) - 1)
+
+/* Pot shares are counted in units of 1/SPLIT of a pot: lcm(1..9), so that a
+ * k-way split of up to nine players is exact. The module exports it as
+ * SPLIT, so that the tests hold it to twoplustwo.odds.pots.SPLIT. */
+#define SPLIT 2520
+
+struct dag {
+    const unsigned char *layer[MAX_DEPTH]; /* layer k+1 of the DAG */
+    int width[MAX_DEPTH];                  /* bytes per entry: 1, 2 or 4 */
+    size_t entries[MAX_DEPTH];             /* entries of layer k+1: 52 per node at depth k */
+    int depth;                             /* cards per hand: 5, 6 or 7 */
+    /* NULL when the last layer holds values (hold'em's dag5, dag6, dag7);
+     * else the first `depth` layers of a 7-card DAG, and the value of the
+     * node they reach is this array's entry (a game's value5 or value6). */
+    const unsigned char *value;
+    int value_width;
+};
+
+typedef struct {
+    PyObject_HEAD
+    struct dag dag[3]; /* the 5-, 6- and 7-card walks */
+    const unsigned char *value[2]; /* dag7/value5, dag7/value6 */
+    int value_width[2];
+    uint64_t deck; /* the cards hands may hold, one bit each */
+    PyObject *owners; /* the buffers' owners, kept alive */
+    Py_buffer *views;
+    Py_ssize_t n_views;
+    /* Cache-sized tables for single hands, derived from dag7 on first use:
+     * the value of each sorted rank multiset of 5, 6 or 7 cards that makes no
+     * flush (index: its colex rank), and of each set of suited ranks that
+     * makes a flush (index: the 13-bit rank mask). */
+    uint16_t *by_ranks[3];
+    uint16_t *flush;
+    int small_ok; /* 1: the small tables agree with the DAG; 0: walk the DAG */
+    unsigned walked; /* single hands walked down the DAG before the small tables exist */
+} Walker;
+
+/* The buffers a method's arguments lend it, taken by parse_args and given
+ * back by release_args. */
+#define MAX_BUFFERS 6
+typedef struct {
+    Py_buffer view[MAX_BUFFERS];
+    int held;
+} Buffers;
+
+/* Only PyInit__core leaves the shared object: the names the units share
+ * stay out of the process's symbol table, and calls between units go
+ * direct rather than through the PLT. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(hidden)
+#endif
+
+extern PyTypeObject WalkerType;
+
+/* args.c */
+int parse_args(PyObject *const *args, Py_ssize_t nargs, const char *usage, Buffers *b, const char *format, ...);
+PyObject *release_args(Buffers *b, const char *error, PyObject *result);
+
+/* walker.c */
+void fill_card_bits(void);
+PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+
+/* single.c */
+int parse_text(const char *s, Py_ssize_t len, unsigned char *cards);
+PyObject *Walker_evaluate(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwnames);
+PyObject *core_set_default(PyObject *module, PyObject *walker);
+PyObject *core_set_game(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_set_fallback(PyObject *module, PyObject *fn);
+
+/* small.c */
+extern uint32_t choose[20][8];
+void fill_choose(void);
+int build_small_tables(Walker *self);
+PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Walker_histogram(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+
+/* enumerate.c */
+PyObject *Walker_draw_values(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Walker_fill_ordered(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Walker_range_values(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Walker_rank_combos(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+
+/* showdown.c */
+PyObject *Walker_score(Walker *self, PyObject *arg);
+PyObject *Walker_score_tuples(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+
+/* omaha.c */
+void fill_lows(void);
+PyObject *Walker_omaha(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Walker_omaha_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_omaha_low_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+static inline uint32_t get(const unsigned char *p, int width, size_t i) {
+    /* The format is little-endian whatever the host (spec/README.md, section 3). */
+    switch (width) {
+    case 1:
+        return p[i];
+    case 2:
+        p += 2 * i;
+        return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+    default:
+        p += 4 * i;
+        return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    }
+}
+
+static inline uint32_t walk(const struct dag *d, const unsigned char *cards, int n) {
+    uint32_t node = 0;
+    for (int k = 0; k < n; k++)
+        node = get(d->layer[k], d->width[k], (size_t)node * 52 + cards[k]);
+    return node;
+}
+
+/* The value of a hand whose walk of d's layers ended at `node`. */
+static inline uint32_t finish(const struct dag *d, uint32_t node) {
+    return d->value == NULL ? node : get(d->value, d->value_width, node);
+}
+
+/* The value of n cards (already checked) through dag7 and its value arrays. */
+static inline uint32_t dag_value(const Walker *self, const unsigned char *cards, int n) {
+    uint32_t node = walk(&self->dag[2], cards, n);
+    return n == 7 ? node : get(self->value[n - 5], self->value_width[n - 5], node);
+}
+
+/* The value of n distinct cards 0..51 from the small tables (small.c). */
+static inline uint32_t small_value(const Walker *self, const unsigned char *cards, int n) {
+    unsigned counts[13] = {0};
+    unsigned suited[4] = {0}, per_suit[4] = {0};
+    for (int i = 0; i < n; i++) {
+        counts[cards[i] >> 2]++;
+        suited[cards[i] & 3] |= 1u << (cards[i] >> 2);
+        per_suit[cards[i] & 3]++;
+    }
+    for (int s = 0; s < 4; s++)
+        if (per_suit[s] >= 5)
+            return self->flush[suited[s]];
+    uint32_t index = 0;
+    int i = 0;
+    for (int r = 0; r < 13; r++)
+        for (unsigned c = 0; c < counts[r]; c++, i++)
+            index += choose[r + i][i + 1];
+    return self->by_ranks[n - 5][index];
+}
+
+#endif

@@ -1,0 +1,44 @@
+/* The module twoplustwo.kernels._core: its functions, its constants and its
+ * init. What each does is in its unit (core.h lists them). */
+
+#include "core.h"
+
+static PyMethodDef core_functions[] = {
+    {"evaluate", (PyCFunction)(void (*)(void))core_evaluate, METH_FASTCALL | METH_KEYWORDS,
+     "evaluate(cards, *, game=\"holdem\", tables=None) -> int: value of one hand of 5, 6 or 7 cards.\n\n"
+     "See twoplustwo.evaluate for the arguments and errors; this is its C entry point."},
+    {"set_default", core_set_default, METH_O, "set_default(walker): the default tables' walker, or None"},
+    {"set_fallback", core_set_fallback, METH_O, "set_fallback(fn): the Python evaluate for everything else"},
+    {"set_game", (PyCFunction)(void (*)(void))core_set_game, METH_FASTCALL,
+     "set_game(name, walker): the default set's walker for evaluate(cards, game=name)"},
+    {"omaha_low_rows", (PyCFunction)(void (*)(void))core_omaha_low_rows, METH_FASTCALL,
+     "omaha_low_rows(holes, boards, out) -> int: Omaha low values of uint8 rows; the first bad row or -1"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_core", "The C backend of twoplustwo's hot paths.", -1, core_functions, NULL, NULL, NULL,
+    NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    fill_choose();
+    fill_lows();
+    fill_card_bits();
+    if (PyType_Ready(&WalkerType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&WalkerType);
+    if (PyModule_AddObject(m, "Walker", (PyObject *)&WalkerType) < 0) {
+        Py_DECREF(&WalkerType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "SPLIT", SPLIT) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

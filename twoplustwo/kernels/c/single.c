@@ -1,0 +1,229 @@
+/* One hand from a Python call to its value: the card parser, the fast path
+ * (list, tuple or text of 5-7 cards), Walker.evaluate, and the registry of
+ * the default table set's walkers behind the module's frameless evaluate.
+ * Anything this path cannot answer goes back to Python as None, or to the
+ * Python fallback, which parses and explains. */
+
+#include "core.h"
+
+/* Deriving the small tables costs a few milliseconds (tens of thousands of
+ * walks, most of them page faults in a fresh process), which a process that
+ * evaluates a handful of hands should not pay: the first single hands walk
+ * the DAG (about a microsecond each) and the tables come after this many. */
+#define SMALL_AFTER 2048
+
+/* Cards from the common ASCII text forms ("As Kd 7h", "AsKd7h", "as,kd, 10h"):
+ * the number of cards, or -1 for anything else (other characters, a comma
+ * with no card before or after it, a duplicate, more than 7 cards), which
+ * the Python parser then reads or explains. */
+int parse_text(const char *s, Py_ssize_t len, unsigned char *cards) {
+    static const char ranks[] = "23456789TJQKA";
+    static const char suits[] = "cdhs";
+    int n = 0, comma = 0;
+    uint64_t seen = 0;
+    Py_ssize_t i = 0;
+    while (i < len) {
+        char ch = s[i];
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v') {
+            i++;
+            continue;
+        }
+        if (ch == ',') {
+            if (n == 0 || comma)
+                return -1; /* an empty token */
+            comma = 1;
+            i++;
+            continue;
+        }
+        int rank;
+        if (ch == '1' && i + 1 < len && s[i + 1] == '0') {
+            rank = 8;
+            i += 2;
+        } else {
+            const char *r = ch ? strchr(ranks, ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch) : NULL;
+            if (r == NULL)
+                return -1;
+            rank = (int)(r - ranks);
+            i++;
+        }
+        if (i >= len)
+            return -1;
+        char sc = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
+        const char *su = sc ? strchr(suits, sc) : NULL;
+        if (su == NULL || n == 7)
+            return -1;
+        i++;
+        int card = rank * 4 + (int)(su - suits);
+        if (seen >> card & 1)
+            return -1;
+        seen |= (uint64_t)1 << card;
+        cards[n++] = (unsigned char)card;
+        comma = 0;
+    }
+    return comma ? -1 : n;
+}
+
+/* The value of n distinct cards 0..51 for the single-hand path, as a new
+ * int: the small tables where they stand for the DAG, else the DAG; None for
+ * a card outside the walker's deck. */
+static PyObject *single_value(Walker *self, const unsigned char *cards, int n) {
+    if (self->deck != ALL_CARDS) {
+        for (int i = 0; i < n; i++)
+            if (!(self->deck >> cards[i] & 1))
+                Py_RETURN_NONE;
+    }
+    if (self->flush == NULL) {
+        if (self->walked < SMALL_AFTER) {
+            self->walked++;
+            return PyLong_FromUnsignedLong(dag_value(self, cards, n));
+        }
+        if (build_small_tables(self) < 0)
+            return PyErr_NoMemory();
+    }
+    return PyLong_FromUnsignedLong(self->small_ok ? small_value(self, cards, n) : dag_value(self, cards, n));
+}
+
+static PyObject *fast_value(Walker *self, PyObject *seq) {
+    PyObject **items;
+    Py_ssize_t n;
+    if (PyUnicode_CheckExact(seq)) {
+        unsigned char cards[MAX_DEPTH];
+        int k = PyUnicode_IS_ASCII(seq)
+                    ? parse_text((const char *)PyUnicode_1BYTE_DATA(seq), PyUnicode_GET_LENGTH(seq), cards)
+                    : -1;
+        if (k < 5)
+            Py_RETURN_NONE;
+        return single_value(self, cards, k);
+    }
+    if (PyList_CheckExact(seq)) {
+        items = PySequence_Fast_ITEMS(seq);
+        n = PyList_GET_SIZE(seq);
+    } else if (PyTuple_CheckExact(seq)) {
+        items = PySequence_Fast_ITEMS(seq);
+        n = PyTuple_GET_SIZE(seq);
+    } else {
+        Py_RETURN_NONE;
+    }
+    if (n < 5 || n > 7)
+        Py_RETURN_NONE;
+    unsigned char cards[MAX_DEPTH];
+    uint64_t seen = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *x = items[i];
+        if (!PyLong_CheckExact(x)) /* bool and int subclasses go the slow way */
+            Py_RETURN_NONE;
+        int overflow;
+        long c = PyLong_AsLongAndOverflow(x, &overflow);
+        if (overflow || c < 0 || c > 51)
+            Py_RETURN_NONE;
+        uint64_t bit = (uint64_t)1 << c;
+        if (seen & bit)
+            Py_RETURN_NONE;
+        seen |= bit;
+        cards[i] = (unsigned char)c;
+    }
+    return single_value(self, cards, (int)n);
+}
+
+/* evaluate(cards) -> int | None: the value of a list, tuple or text of 5-7
+ * distinct cards of the deck, else None (Python then parses and explains). */
+PyObject *Walker_evaluate(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "evaluate() takes one argument");
+        return NULL;
+    }
+    return fast_value(self, args[0]);
+}
+
+/* The default table set's walker, its other games' walkers by name, and
+ * the Python evaluate that does the rest (parsing, errors, other table
+ * sets), set by twoplustwo.tables.load and twoplustwo.hands.single. */
+static PyObject *default_walker = NULL;
+static PyObject *game_walkers = NULL; /* dict: game name -> Walker of the default set */
+static PyObject *last_game = NULL, *last_walker = NULL; /* the last game= name evaluate met, and its walker */
+static PyObject *fallback = NULL;
+
+PyObject *core_set_default(PyObject *module, PyObject *walker) {
+    (void)module;
+    if (walker != Py_None && !PyObject_TypeCheck(walker, &WalkerType)) {
+        PyErr_SetString(PyExc_TypeError, "set_default takes a Walker or None");
+        return NULL;
+    }
+    /* Another default set: the other games' walkers were the old set's. */
+    PyObject *fresh = PyDict_New();
+    if (fresh == NULL)
+        return NULL;
+    Py_XSETREF(game_walkers, fresh);
+    Py_CLEAR(last_game);
+    Py_CLEAR(last_walker);
+    Py_XSETREF(default_walker, walker == Py_None ? NULL : Py_NewRef(walker));
+    Py_RETURN_NONE;
+}
+
+/* set_game(name, walker): the default set's walker for the game `name`, so
+ * that evaluate(cards, game=name) runs without a Python frame too. */
+PyObject *core_set_game(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 2 || !PyUnicode_CheckExact(args[0]) || !PyObject_TypeCheck(args[1], &WalkerType)) {
+        PyErr_SetString(PyExc_TypeError, "set_game takes a game name and a Walker");
+        return NULL;
+    }
+    if (game_walkers == NULL && (game_walkers = PyDict_New()) == NULL)
+        return NULL;
+    if (PyDict_SetItem(game_walkers, args[0], args[1]) < 0)
+        return NULL;
+    Py_CLEAR(last_game); /* it may name this game's earlier walker */
+    Py_CLEAR(last_walker);
+    Py_RETURN_NONE;
+}
+
+PyObject *core_set_fallback(PyObject *module, PyObject *fn) {
+    (void)module;
+    if (!PyCallable_Check(fn)) {
+        PyErr_SetString(PyExc_TypeError, "set_fallback takes a callable");
+        return NULL;
+    }
+    Py_XSETREF(fallback, Py_NewRef(fn));
+    Py_RETURN_NONE;
+}
+
+/* evaluate(cards, *, game="holdem", tables=None): the default tables'
+ * single-hand path without a Python frame, for hold'em and for each game
+ * whose walker set_game gave; everything else goes to the fallback. */
+PyObject *core_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwnames) {
+    (void)module;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *walker = nargs == 1 ? default_walker : NULL;
+    Py_ssize_t kw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t i = 0; i < kw && walker != NULL; i++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, i), *value = args[nargs + i];
+        if (PyUnicode_CompareWithASCIIString(name, "tables") == 0) {
+            if (value != Py_None)
+                walker = NULL;
+        } else if (PyUnicode_CompareWithASCIIString(name, "game") == 0 && PyUnicode_CheckExact(value)) {
+            /* A game is named by the same interned literal call after call:
+             * one pointer compare, before any string compare. */
+            if (value == last_game && last_game != NULL)
+                walker = last_walker;
+            else if (PyUnicode_CompareWithASCIIString(value, "holdem") != 0)
+                walker = game_walkers == NULL ? NULL : PyDict_GetItem(game_walkers, value); /* borrowed */
+            if (walker != NULL && value != last_game) {
+                Py_XSETREF(last_game, Py_NewRef(value));
+                Py_XSETREF(last_walker, Py_NewRef(walker));
+            }
+        } else {
+            walker = NULL;
+        }
+    }
+    if (walker != NULL) {
+        PyObject *value = fast_value((Walker *)walker, args[0]);
+        if (value != Py_None)
+            return value;
+        Py_DECREF(value);
+    }
+    if (fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "twoplustwo.kernels._core.evaluate has no fallback set");
+        return NULL;
+    }
+    return PyObject_Vectorcall(fallback, args, nargsf, kwnames);
+}
