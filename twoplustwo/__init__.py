@@ -47,17 +47,9 @@ if TYPE_CHECKING:
     from twoplustwo.tables.format import FORMAT_VERSION, TableError
     from twoplustwo.tables.load import Tables, load_tables
     from twoplustwo.vocab.cards import RANKS, SUITS, format_card, format_cards, parse_card, parse_cards
+    from twoplustwo.vocab.combos import COMBOS, HAND_CLASSES, N_COMBOS, combo_index, combo_indices
     from twoplustwo.vocab.games import GAMES
-    from twoplustwo.vocab.ranges import (
-        COMBOS,
-        HAND_CLASSES,
-        N_COMBOS,
-        Range,
-        class_combos,
-        combo_index,
-        combo_indices,
-        parse_range,
-    )
+    from twoplustwo.vocab.ranges import Range, class_combos, parse_range
     from twoplustwo.vocab.values import (
         CATEGORIES,
         CATEGORY_FIRST,
@@ -164,13 +156,13 @@ _HOME = {
     "Prefix": "hands.prefixes",
     "prefix": "hands.prefixes",
     "rank_hands": "hands.rankings",
-    "COMBOS": "vocab.ranges",
-    "HAND_CLASSES": "vocab.ranges",
-    "N_COMBOS": "vocab.ranges",
+    "COMBOS": "vocab.combos",
+    "HAND_CLASSES": "vocab.combos",
+    "N_COMBOS": "vocab.combos",
     "Range": "vocab.ranges",
     "class_combos": "vocab.ranges",
-    "combo_index": "vocab.ranges",
-    "combo_indices": "vocab.ranges",
+    "combo_index": "vocab.combos",
+    "combo_indices": "vocab.combos",
     "parse_range": "vocab.ranges",
     "preflop_matchups": "odds.preflop",
     "preflop_vs_random": "odds.preflop",

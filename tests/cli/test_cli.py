@@ -427,8 +427,8 @@ def test_equity_of_other_games(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def _stub_preflop(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[object, ...], dict[str, object]]]:
-    """The preflop module with its computations recorded and answered with AA's published counts."""
-    from twoplustwo.odds import preflop
+    """The preflop module with its computations recorded and answered with AA's published counts; draw_png recorded."""
+    from twoplustwo.odds import charts
 
     calls: list[tuple[str, tuple[object, ...], dict[str, object]]] = []
     aa = PlayerEquity("AA", 2_097_572_400, 1_781_508_418, 11_402_312, 0.8520371330210104)
@@ -443,11 +443,9 @@ def _stub_preflop(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[obje
     stub = SimpleNamespace(
         preflop_vs_random=record("vs_random", {"AA": aa}),
         preflop_matchups=record("matchups", {("AA", "KK"): aa}),
-        preflop_table=preflop.preflop_table,
-        write_csv=preflop.write_csv,
-        draw_png=record("png", None),
     )
     monkeypatch.setitem(sys.modules, "twoplustwo.odds.preflop", stub)
+    monkeypatch.setattr(charts, "draw_png", record("png", None))
     return calls
 
 

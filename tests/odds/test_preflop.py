@@ -16,19 +16,18 @@ import pytest
 
 from twoplustwo import progress
 from twoplustwo.odds.calculate import equity
+from twoplustwo.odds.charts import draw_png, preflop_table, write_csv
 from twoplustwo.odds.preflop import (
     BOARDS_HEADS_UP,
     GAMES_VS_RANDOM,
     canonical_boards,
-    draw_png,
     preflop_matchups,
-    preflop_table,
     preflop_vs_random,
-    write_csv,
 )
 from twoplustwo.odds.results import PlayerEquity
 from twoplustwo.vocab.cards import parse_cards
-from twoplustwo.vocab.ranges import COMBOS, HAND_CLASSES, class_combos
+from twoplustwo.vocab.combos import COMBOS, HAND_CLASSES
+from twoplustwo.vocab.ranges import class_combos
 
 # A small grid with pairs, suited and offsuit classes, a class against itself and shared cards.
 GRID_A = ["AA", "72o"]

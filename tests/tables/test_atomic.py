@@ -26,7 +26,7 @@ import pytest
 from tests.tinysets import write_tiny
 from twoplustwo.cli import main
 from twoplustwo.hands.handranks import export_handranks
-from twoplustwo.odds.preflop import draw_png, write_csv
+from twoplustwo.odds.charts import draw_png, write_csv
 from twoplustwo.odds.results import PlayerEquity
 from twoplustwo.tables.load import ENV_VAR, Tables, load_tables
 

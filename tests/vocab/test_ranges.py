@@ -12,16 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twoplustwo.vocab.ranges import (
+from twoplustwo.vocab.combos import (
+    CLASS_OF,
+    CLASS_ROWS,
+    CLASS_SIZE,
     COMBOS,
     HAND_CLASSES,
     N_COMBOS,
-    Range,
-    class_combos,
     combo_index,
     combo_indices,
-    parse_range,
 )
+from twoplustwo.vocab.ranges import Range, class_combos, class_index, parse_range
 
 # The oracle works on card ints by division and remainder and on its own
 # spellings, so it shares no tables with the parser.
@@ -162,10 +163,21 @@ def test_class_combos_every_class() -> None:
     assert len(seen) == 1326
 
 
+def test_each_combo_has_the_class_of_its_cards() -> None:
+    for cls in HAND_CLASSES:
+        k = class_index(cls)
+        assert HAND_CLASSES[k] == cls and class_index(cls.lower().replace("t", "10")) == k
+        expected = sorted(COMBOS.tolist().index(sorted(c)) for c in class_oracle(cls))
+        assert CLASS_ROWS[k].tolist() == expected
+        assert (CLASS_OF[expected] == k).all() and CLASS_SIZE[k] == len(expected)
+    assert not CLASS_OF.flags.writeable and not CLASS_ROWS[0].flags.writeable
+
+
 @pytest.mark.parametrize("bad", ["AK", "AKs+", "KAs", "QQs", "XY"])
 def test_class_combos_rejects(bad: str) -> None:
-    with pytest.raises(ValueError, match=re.escape(f"{bad!r} is not a hand class")):
-        class_combos(bad)
+    for fn in (class_combos, class_index):
+        with pytest.raises(ValueError, match=re.escape(f"{bad!r} is not a hand class")):
+            fn(bad)
 
 
 # --- every item form against the oracle ---------------------------------------

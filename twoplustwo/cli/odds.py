@@ -61,7 +61,8 @@ def cmd_equity(args: argparse.Namespace) -> int:
 
 
 def cmd_range(args: argparse.Namespace) -> int:
-    from twoplustwo.vocab.ranges import N_COMBOS, parse_range
+    from twoplustwo.vocab.combos import N_COMBOS
+    from twoplustwo.vocab.ranges import parse_range
 
     if args.per_line < 1:
         raise ValueError(f"--per-line must be at least 1, got {args.per_line}")
@@ -94,7 +95,8 @@ def cmd_preflop(args: argparse.Namespace) -> int:
     for path, example in ((args.csv, "preflop.csv"), (args.png, "preflop.png")):
         if path is not None and not is_stdout(path):
             check_target(path, example)  # a path it cannot write is refused before the work, not after
-    from twoplustwo.odds.preflop import draw_png, preflop_matchups, preflop_table, preflop_vs_random, write_csv
+    from twoplustwo.odds.charts import draw_png, preflop_table, write_csv
+    from twoplustwo.odds.preflop import preflop_matchups, preflop_vs_random
 
     with ExitStack() as stack:
         executor = None
@@ -108,13 +110,13 @@ def cmd_preflop(args: argparse.Namespace) -> int:
         else:
             results = preflop_vs_random(classes(args.classes), **options)
     if is_stdout(args.csv):
-        from twoplustwo.odds.preflop import csv_bytes
+        from twoplustwo.odds.charts import csv_bytes
 
         write_file(stdout_fd(), [csv_bytes(results)])
     elif args.csv:
         write_csv(results, args.csv)
     if is_stdout(args.png):
-        from twoplustwo.odds.preflop import png_bytes
+        from twoplustwo.odds.charts import png_bytes
 
         write_file(stdout_fd(), [png_bytes(results)])
     elif args.png:

@@ -22,8 +22,8 @@ from twoplustwo.hands.prefixes import prefix
 from twoplustwo.hands.space import Cards
 from twoplustwo.tables.load import Tables, get_tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
+from twoplustwo.vocab.combos import N_COMBOS
 from twoplustwo.vocab.games import HOLDEM, check_game, resolve
-from twoplustwo.vocab.ranges import N_COMBOS
 
 __all__ = ["rank_hands"]
 

@@ -38,8 +38,8 @@ import numpy.typing as npt
 from twoplustwo.kernels import pool
 from twoplustwo.progress import progress
 from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.vocab.combos import combo_indices
 from twoplustwo.vocab.games import HOLDEM, resolve
-from twoplustwo.vocab.ranges import combo_indices
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import Walker

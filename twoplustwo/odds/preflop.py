@@ -17,6 +17,7 @@ per deal of two combos up to suit isomorphism:
 >>> r = grid["AA", "KK"]
 >>> r.games == 36 * 1_712_304, r.wins, r.ties
 (True, 50371344, 285228)
+>>> from twoplustwo.odds.charts import preflop_table
 >>> print(preflop_table(grid))
 player      win %  tie %  equity %        wins     ties       games
 AA vs KK   81.715  0.463    81.946  50,371,344  285,228  61,642,944
@@ -27,43 +28,36 @@ a process pool, or a dask cluster's ``Client(address).get_executor()``. The
 workers load the tables from the same path, so it must name the same files
 there.
 
-:func:`preflop_table`, :func:`write_csv` and :func:`draw_png` (the 13 x 13
-heat map, with matplotlib: ``pip install 'twoplustwo[plot]'``) present the
-results.
+:mod:`twoplustwo.odds.charts` presents the results: as text, as CSV, and as
+the 13 x 13 heat map (with matplotlib: ``pip install 'twoplustwo[plot]'``).
 """
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
-import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from math import comb
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.kernels import pool
 from twoplustwo.kernels.draws import draw_index
-from twoplustwo.odds.results import PlayerEquity, equity_table
+from twoplustwo.odds.results import PlayerEquity
 from twoplustwo.progress import progress
-from twoplustwo.tables.atomic import check_target, write_file
 from twoplustwo.tables.load import Tables, get_tables, load_tables
-from twoplustwo.vocab.ranges import COMBOS, HAND_CLASSES, N_COMBOS, class_combos, combo_indices
+from twoplustwo.vocab.combos import CLASS_ROWS, COMBOS, HAND_CLASSES, N_COMBOS
+from twoplustwo.vocab.ranges import class_combos, class_index
 
 __all__ = [
     "BOARDS_HEADS_UP",
     "GAMES_VS_RANDOM",
     "N_CANONICAL_BOARDS",
     "canonical_boards",
-    "draw_png",
     "preflop_matchups",
-    "preflop_table",
     "preflop_vs_random",
-    "write_csv",
 ]
 
 #: Boards that complete a heads-up deal of two combos: C(48, 5).
@@ -108,12 +102,6 @@ for _c in range(52):
     _ROW_POS[_CARD_ROWS[_c], (COMBOS[_CARD_ROWS[_c], 1] == _c).astype(np.intp)] = np.arange(51)
 del _c
 
-# The rows of COMBOS of each of the 169 classes (in class_combos order), and the class of each row.
-_CLASS_ROWS = tuple(combo_indices(c[:, 0], c[:, 1]) for c in map(class_combos, HAND_CLASSES))
-_CLASS_OF = np.empty(N_COMBOS, dtype=np.intp)
-for _k, _rows in enumerate(_CLASS_ROWS):
-    _CLASS_OF[_rows] = _k
-del _k, _rows
 
 T = TypeVar("T")
 _VsRandom = Mapping[str, PlayerEquity]
@@ -142,10 +130,9 @@ def _class_ids(classes: object, what: str) -> list[int]:
 
 def _class_id(name: str, where: str) -> int:
     try:
-        high, low = class_combos(name)[0]
+        return class_index(name)
     except ValueError as e:
         raise ValueError(f"{where}: {e}") from None
-    return int(_CLASS_OF[combo_indices(high, low)])
 
 
 def _check_executor(executor: object) -> Executor | None:
@@ -210,7 +197,7 @@ class _Plan(NamedTuple):
 
 @functools.lru_cache(maxsize=16)
 def _plan(class_ids: tuple[int, ...]) -> _Plan:
-    targets = np.concatenate([_CLASS_ROWS[k] for k in class_ids])
+    targets = np.concatenate([CLASS_ROWS[k] for k in class_ids])
     cards = np.unique(COMBOS[targets])
     row_of = np.searchsorted(cards, COMBOS[targets])
     at = row_of * 51 + _ROW_POS[targets]
@@ -425,7 +412,7 @@ def preflop_vs_random(
     out: dict[str, PlayerEquity] = {}
     at = 0
     for k in ids:
-        size = len(_CLASS_ROWS[k])
+        size = len(CLASS_ROWS[k])
         wins, wins_ties = (int(x) for x in total[:, at : at + size].sum(axis=1))
         at += size
         if wins % size or wins_ties % size:
@@ -558,11 +545,11 @@ def preflop_matchups(
         return {}
     # Every ordered deal of a combo of an a class against one of a b class;
     # cells number the (a, b) pairs row-major, slots a's combos in its class.
-    combo_a = np.concatenate([_CLASS_ROWS[k] for k in ids_a])
-    class_a = np.repeat(np.arange(len(ids_a)), [len(_CLASS_ROWS[k]) for k in ids_a])
-    slot_a = np.concatenate([np.arange(len(_CLASS_ROWS[k])) for k in ids_a])
-    combo_b = np.concatenate([_CLASS_ROWS[k] for k in ids_b])
-    class_b = np.repeat(np.arange(len(ids_b)), [len(_CLASS_ROWS[k]) for k in ids_b])
+    combo_a = np.concatenate([CLASS_ROWS[k] for k in ids_a])
+    class_a = np.repeat(np.arange(len(ids_a)), [len(CLASS_ROWS[k]) for k in ids_a])
+    slot_a = np.concatenate([np.arange(len(CLASS_ROWS[k])) for k in ids_a])
+    combo_b = np.concatenate([CLASS_ROWS[k] for k in ids_b])
+    class_b = np.repeat(np.arange(len(ids_b)), [len(CLASS_ROWS[k]) for k in ids_b])
     pick_a = np.repeat(np.arange(len(combo_a)), len(combo_b))
     pick_b = np.tile(np.arange(len(combo_b)), len(combo_a))
     a, b = COMBOS[combo_a[pick_a]], COMBOS[combo_b[pick_b]]
@@ -622,109 +609,3 @@ def preflop_matchups(
                 combo_equity=slot_equity[c, :n].copy(),
             )
     return out
-
-
-# ---------------------------------------------------------------------------
-# Presenting the results
-
-
-def preflop_table(results: _VsRandom | _Grid) -> str:
-    """Results of :func:`preflop_vs_random` or :func:`preflop_matchups` as aligned text, one row each, in order."""
-    rows = list(_checked(results).values())
-    return equity_table(rows)
-
-
-def write_csv(results: _VsRandom | _Grid, path: str | os.PathLike[str]) -> None:
-    """Write results as CSV: a header, then one row per class (``class,...``) or matchup (``class_a,class_b,...``).
-
-    The columns after the class names are ``wins,ties,losses,games,equity``,
-    the counts as integers and the equity as the shortest decimal that reads
-    back as the same float. The file is written beside ``path`` and then
-    renamed over it, so a reader never sees half of it (a symbolic link,
-    a FIFO or a character device as :mod:`twoplustwo.tables.atomic` says).
-    """
-    data = csv_bytes(results)
-    write_file(check_target(path, "preflop.csv"), [data])
-
-
-def csv_bytes(results: _VsRandom | _Grid) -> bytes:
-    """The file :func:`write_csv` writes, as bytes."""
-    items = list(_checked(results).items())
-    matchups = isinstance(items[0][0], tuple)
-    head = ["class_a", "class_b"] if matchups else ["class"]
-    text = io.StringIO(newline="")
-    out = csv.writer(text, lineterminator="\n")
-    out.writerow([*head, "wins", "ties", "losses", "games", "equity"])
-    for key, r in items:
-        names = list(key) if isinstance(key, tuple) else [key]
-        out.writerow([*names, _number(r.wins), _number(r.ties), _number(r.losses), _number(r.games), repr(r.equity)])
-    return text.getvalue().encode()
-
-
-def draw_png(results: _VsRandom, path: str | os.PathLike[str], *, title: str | None = None) -> None:
-    """Draw the 13 x 13 heat map of equity against a random hand (:func:`preflop_vs_random`) as a PNG.
-
-    Rows and columns run from aces down to deuces: pairs on the diagonal,
-    suited classes above it, offsuit ones below, each cell labelled with its
-    class and equity; classes missing from ``results`` stay blank. Needs
-    matplotlib (``pip install 'twoplustwo[plot]'``) and draws with its Agg
-    backend, leaving pyplot's state alone. The file is written beside
-    ``path`` and renamed over it (a symbolic link, a FIFO or a character
-    device as :mod:`twoplustwo.tables.atomic` says).
-    """
-    data = png_bytes(results, title=title)
-    write_file(check_target(path, "preflop.png"), [data])
-
-
-def png_bytes(results: _VsRandom, *, title: str | None = None) -> bytes:
-    """The file :func:`draw_png` writes, as bytes."""
-    checked = _checked(results)
-    if any(not isinstance(k, str) for k in checked):
-        raise ValueError("draw_png draws results against a random hand (preflop_vs_random), keyed by class name")
-    grid = np.full(len(HAND_CLASSES), np.nan)
-    for name, r in checked.items():
-        grid[_class_id(str(name), f"results key {name!r}")] = r.equity
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError as e:
-        raise ImportError(f"draw_png needs matplotlib: pip install 'twoplustwo[plot]' ({e})") from e
-
-    fig = Figure(figsize=(10, 9), dpi=100)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    percent = 100 * grid
-    image = ax.imshow(percent.reshape(13, 13), cmap="RdYlGn", vmin=30, vmax=85)
-    ranks = [name[0] for name in HAND_CLASSES[::14]]
-    ax.set_xticks(range(13), ranks)
-    ax.set_yticks(range(13), ranks)
-    ax.tick_params(top=True, bottom=False, labeltop=True, labelbottom=False)
-    for k, name in enumerate(HAND_CLASSES):
-        if not np.isnan(percent[k]):
-            ax.text(k % 13, k // 13, f"{name}\n{percent[k]:.1f}", ha="center", va="center", fontsize=7)
-    ax.set_title(title if title is not None else "Equity against a random hand (%): suited above, offsuit below")
-    fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="equity %")
-    fig.tight_layout()
-    png = io.BytesIO()
-    fig.savefig(png, format="png")
-    return png.getvalue()
-
-
-def _checked(results: object) -> Mapping[Any, PlayerEquity]:
-    if not isinstance(results, Mapping):
-        raise TypeError(
-            f"results must be the dict preflop_vs_random or preflop_matchups returns, got {type(results).__name__}"
-        )
-    if not results:
-        raise ValueError("no results")
-    kinds = {isinstance(k, tuple) for k in results}
-    if len(kinds) > 1:
-        raise ValueError("results mix classes and matchups")
-    for key, r in results.items():
-        if not isinstance(r, PlayerEquity):
-            raise TypeError(f"results[{key!r}] must be a PlayerEquity, got {type(r).__name__}")
-    return results
-
-
-def _number(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else repr(float(x))

@@ -50,8 +50,8 @@ Traceback (most recent call last):
 ...
 ValueError: bracket '[/40]' at offset 10: does not match '[50]' at offset 0
 
-:data:`COMBOS` lists the 1,326 combos in the order that :func:`combo_index`
-numbers them, and :data:`HAND_CLASSES` the 169 starting-hand classes.
+The combos and the 169 starting-hand classes themselves are in
+:mod:`twoplustwo.vocab.combos`.
 """
 
 from __future__ import annotations
@@ -65,116 +65,23 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.vocab.cards import RANKS, SUITS, CardLike, parse_card, parse_cards
+from twoplustwo.vocab.cards import RANKS, CardLike, parse_card, parse_cards
+from twoplustwo.vocab.combos import (
+    ALL_ROWS,
+    CLASS_OF,
+    CLASS_ROWS,
+    CLASS_SIZE,
+    COMBO_ROW,
+    COMBOS,
+    N_COMBOS,
+    card_name,
+    combo_indices,
+    offsuit_class,
+    pair_class,
+    suited_class,
+)
 
-__all__ = [
-    "COMBOS",
-    "HAND_CLASSES",
-    "N_COMBOS",
-    "Range",
-    "class_combos",
-    "combo_index",
-    "combo_indices",
-    "parse_range",
-]
-
-#: Number of two-card combos from one deck.
-N_COMBOS = 1326
-
-
-def _all_combos() -> npt.NDArray[np.uint8]:
-    rows = [(low, high) for low in range(52) for high in range(low + 1, 52)]
-    return np.array(rows, dtype=np.uint8)
-
-
-#: Every combo as a row ``(c1, c2)`` with ``c1 < c2``, sorted by ``c1`` then
-#: ``c2``: row 0 is ``(0, 1)`` (2c 2d), row 1325 is ``(50, 51)`` (Ah As).
-COMBOS: npt.NDArray[np.uint8] = _all_combos()
-COMBOS.setflags(write=False)
-assert len(COMBOS) == N_COMBOS
-
-# _INDEX[a, b] is the row of {a, b} in COMBOS, either order; -1 for a == b.
-_INDEX = np.full((52, 52), -1, dtype=np.intp)
-_INDEX[COMBOS[:, 0], COMBOS[:, 1]] = np.arange(N_COMBOS)
-_INDEX[COMBOS[:, 1], COMBOS[:, 0]] = np.arange(N_COMBOS)
-
-
-def combo_index(c1: CardLike, c2: CardLike) -> int:
-    """Return the row of :data:`COMBOS` that holds the two cards, in either order.
-
-    >>> combo_index(0, 1), combo_index("As", "Ah"), combo_index(51, 50)
-    (0, 1325, 1325)
-    >>> combo_index("As", 51)
-    Traceback (most recent call last):
-    ...
-    ValueError: the same card twice: As
-    """
-    a, b = parse_card(c1), parse_card(c2)
-    if a == b:
-        raise ValueError(f"the same card twice: {_card_name(a)}")
-    return int(_INDEX[a, b])
-
-
-def combo_indices(c1: npt.ArrayLike, c2: npt.ArrayLike) -> npt.NDArray[np.intp]:
-    """Vectorised :func:`combo_index`: card ints ``0..51`` in two arrays that broadcast.
-
-    >>> combo_indices([0, 51, 7], [1, 50, 6]).tolist()
-    [0, 1325, 291]
-    """
-    a, b = np.asarray(c1), np.asarray(c2)
-    for arr in (a, b):
-        if arr.dtype.kind not in "iu":
-            raise ValueError(f"expected integer card arrays, got dtype {arr.dtype}")
-        if arr.size and (arr.min() < 0 or arr.max() > 51):
-            raise ValueError("card out of range 0..51")
-    out: npt.NDArray[np.intp] = _INDEX[a, b]
-    if out.size and out.min() < 0:
-        raise ValueError("the same card twice in one combo")
-    return out
-
-
-# The 13 x 13 grid of classes has row and column i for rank 12 - i (aces
-# first); pairs sit on the diagonal, suited classes above it, offsuit below.
-def _pair_class(rank: int) -> int:
-    return (12 - rank) * 14
-
-
-def _suited_class(top: int, kicker: int) -> int:
-    return (12 - top) * 13 + (12 - kicker)
-
-
-def _offsuit_class(top: int, kicker: int) -> int:
-    return (12 - kicker) * 13 + (12 - top)
-
-
-def _class_name(row: int, col: int) -> str:
-    high, low = RANKS[12 - min(row, col)], RANKS[12 - max(row, col)]
-    if row == col:
-        return high + low
-    return high + low + ("s" if row < col else "o")
-
-
-#: The 169 starting-hand classes, the 13 x 13 grid read row by row: row ``i``
-#: and column ``i`` stand for the ``i``-th highest rank, pairs are on the
-#: diagonal, suited classes above it and offsuit ones below. So the order is
-#: ``AA, AKs, AQs, .., A2s, AKo, KK, KQs, .., K2s, AQo, KQo, QQ, .., 32o, 22``
-#: and ``HAND_CLASSES[13 * i + j]`` is the class at row ``i``, column ``j``.
-HAND_CLASSES: tuple[str, ...] = tuple(_class_name(i, j) for i in range(13) for j in range(13))
-
-
-def _class_of_combo(low: int, high: int) -> int:
-    if low >> 2 == high >> 2:
-        return _pair_class(high >> 2)
-    if low & 3 == high & 3:
-        return _suited_class(high >> 2, low >> 2)
-    return _offsuit_class(high >> 2, low >> 2)
-
-
-# The class of each row of COMBOS, and the rows of each class in COMBOS order.
-_CLASS_OF = np.array([_class_of_combo(int(a), int(b)) for a, b in COMBOS], dtype=np.intp)
-_CLASS_ROWS: tuple[npt.NDArray[np.intp], ...] = tuple(np.flatnonzero(_CLASS_OF == c) for c in range(169))
-_CLASS_SIZE = np.bincount(_CLASS_OF, minlength=169)
-_ALL_ROWS = np.arange(N_COMBOS, dtype=np.intp)
+__all__ = ["Range", "class_combos", "class_index", "parse_range"]
 
 _RANK = r"(10|[2-9tjqka])"
 # Two ranks and an optional suitedness letter: one end of a class item.
@@ -228,8 +135,8 @@ def _class_end(text: str) -> tuple[int, int, str]:
 
 def _nonpair_classes(top: int, kickers: Iterable[int], kind: str) -> list[int]:
     if kind == "s":
-        return [_suited_class(top, k) for k in kickers]
-    return [_offsuit_class(top, k) for k in kickers]
+        return [suited_class(top, k) for k in kickers]
+    return [offsuit_class(top, k) for k in kickers]
 
 
 def _item_classes(text: str) -> list[int]:
@@ -249,7 +156,7 @@ def _item_classes(text: str) -> list[int]:
         if (high == low) != (high2 == low2):
             raise _ItemError("a '-' range joins two pairs or two non-pairs")
         if high == low:
-            return [_pair_class(r) for r in range(min(high, high2), max(high, high2) + 1)]
+            return [pair_class(r) for r in range(min(high, high2), max(high, high2) + 1)]
         if high != high2:
             raise _ItemError("both ends of a '-' range need the same top card, as in 'A5s-A2s'")
         if not kind or not kind2:
@@ -258,11 +165,11 @@ def _item_classes(text: str) -> list[int]:
             raise _ItemError("both ends of a '-' range must be suited or both offsuit")
         return _nonpair_classes(high, range(min(low, low2), max(low, low2) + 1), kind)
     if high == low:
-        return [_pair_class(r) for r in range(high, 13 if plus else high + 1)]
+        return [pair_class(r) for r in range(high, 13 if plus else high + 1)]
     if not kind:
         if plus:
             raise _ItemError(f"a '+' on a non-pair needs 's' or 'o', as in {ascii(body + 's+')}")
-        return [_suited_class(high, low), _offsuit_class(high, low)]
+        return [suited_class(high, low), offsuit_class(high, low)]
     return _nonpair_classes(high, range(low, high if plus else low + 1), kind)
 
 
@@ -270,15 +177,15 @@ def _item_rows(item: str) -> npt.NDArray[np.intp]:
     # The rows of COMBOS that one item covers, or _ItemError.
     text = item.replace(_VS16, "")
     if text.lower() in ("random", "any"):
-        return _ALL_ROWS
+        return ALL_ROWS
     if _HAND_RE.fullmatch(text):
         a, b = parse_card(text[:2]), parse_card(text[2:])
         if a == b:
             raise _ItemError("the same card twice")
-        return np.array([_INDEX[a, b]], dtype=np.intp)
+        return np.array([COMBO_ROW[a, b]], dtype=np.intp)
     if len(text) == 2 and _HAND_RE.fullmatch(text + text):
         raise _ItemError("one card is not a hand (write two cards, as in 'AhKh')")
-    return np.concatenate([_CLASS_ROWS[c] for c in _item_classes(text)])
+    return np.concatenate([CLASS_ROWS[c] for c in _item_classes(text)])
 
 
 def _item_error(number: int, item: str, offset: int, why: str) -> ValueError:
@@ -382,8 +289,25 @@ def parse_range(text: str) -> Range:
     return Range(_parse(text))
 
 
+def class_index(name: str) -> int:
+    """The position of a class name in ``HAND_CLASSES``, read as :func:`class_combos` reads it.
+
+    >>> class_index("AA"), class_index("aks"), class_index("32o"), class_index("22")
+    (0, 1, 167, 168)
+    """
+    try:
+        high, low, kind = _class_end(name)
+        if high != low and not kind:
+            raise _ItemError("say 's' or 'o' after a non-pair class")
+    except _ItemError as e:
+        raise ValueError(f"{_quote(name)} is not a hand class: {e}") from None
+    if high == low:
+        return pair_class(high)
+    return suited_class(high, low) if kind == "s" else offsuit_class(high, low)
+
+
 def class_combos(name: str) -> npt.NDArray[np.uint8]:
-    """The combos of one of the 169 :data:`HAND_CLASSES`, higher card first, in :data:`COMBOS` order.
+    """The combos of one of the 169 starting-hand classes, higher card first, in ``COMBOS`` order.
 
     A pair has 6 combos, a suited class 4 and an offsuit class 12. Letters may
     be in either case and ``10`` may stand for ``T``.
@@ -393,22 +317,8 @@ def class_combos(name: str) -> npt.NDArray[np.uint8]:
     >>> len(class_combos("qq")), len(class_combos("T9o"))
     (6, 12)
     """
-    try:
-        high, low, kind = _class_end(name)
-        if high != low and not kind:
-            raise _ItemError("say 's' or 'o' after a non-pair class")
-    except _ItemError as e:
-        raise ValueError(f"{_quote(name)} is not a hand class: {e}") from None
-    if high == low:
-        c = _pair_class(high)
-    else:
-        c = _suited_class(high, low) if kind == "s" else _offsuit_class(high, low)
-    out: npt.NDArray[np.uint8] = COMBOS[_CLASS_ROWS[c]][:, ::-1].copy()
+    out: npt.NDArray[np.uint8] = COMBOS[CLASS_ROWS[class_index(name)]][:, ::-1].copy()
     return out
-
-
-def _card_name(card: int) -> str:
-    return RANKS[card >> 2] + SUITS[card & 3]
 
 
 def _percent(weight: float) -> str:
@@ -432,7 +342,7 @@ def _items(present: npt.NDArray[np.bool_]) -> list[str]:
     # Canonical items covering exactly the rows where present is True.
     if present.all():
         return ["random"]
-    full = np.bincount(_CLASS_OF[present], minlength=169) == _CLASS_SIZE
+    full = np.bincount(CLASS_OF[present], minlength=169) == CLASS_SIZE
     # Ranks of the whole classes, keyed by kind ("" for pairs) and top card;
     # the grid order lists each key's ranks from high to low.
     whole: dict[tuple[str, int], list[int]] = {}
@@ -476,9 +386,9 @@ def _items(present: npt.NDArray[np.bool_]) -> list[str]:
                 else:
                     out.append(f"{t}{RANKS[high]}{kind}-{t}{RANKS[low]}{kind}")
     items += suited_items + offsuit_items
-    loose = np.flatnonzero(present & ~full[_CLASS_OF])
+    loose = np.flatnonzero(present & ~full[CLASS_OF])
     hands = sorted(((int(COMBOS[i, 1]), int(COMBOS[i, 0])) for i in loose), reverse=True)
-    items += [_card_name(a) + _card_name(b) for a, b in hands]
+    items += [card_name(a) + card_name(b) for a, b in hands]
     return items
 
 
@@ -489,7 +399,7 @@ def _combo_row(combo: object) -> int:
         raise TypeError(f"expected a hand like 'AhKh' or a pair of cards, got {type(combo).__name__}")
     if len(cards) != 2:
         raise ValueError(f"a hand has 2 cards, got {len(cards)}")
-    return int(_INDEX[cards[0], cards[1]])
+    return int(COMBO_ROW[cards[0], cards[1]])
 
 
 class Range:
