@@ -7,11 +7,9 @@ import os
 import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from itertools import permutations
 from math import comb
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from twoplustwo import progress
@@ -20,7 +18,6 @@ from twoplustwo.odds.charts import draw_png, preflop_table, write_csv
 from twoplustwo.odds.preflop import (
     BOARDS_HEADS_UP,
     GAMES_VS_RANDOM,
-    canonical_boards,
     preflop_matchups,
     preflop_vs_random,
 )
@@ -47,23 +44,6 @@ def grid() -> dict[tuple[str, str], PlayerEquity]:
 def test_games_constants() -> None:
     assert GAMES_VS_RANDOM == comb(50, 2) * comb(48, 5) == comb(50, 5) * comb(45, 2) == 2_097_572_400
     assert BOARDS_HEADS_UP == 1_712_304
-
-
-def test_canonical_boards_are_the_suit_classes() -> None:
-    boards, weights = canonical_boards()
-    assert boards.shape == (134_459, 5) and boards.dtype == np.uint8
-    assert int(weights.sum()) == comb(52, 5) and set(np.unique(weights).tolist()) == {4, 12, 24}
-    assert (np.diff(boards.astype(int), axis=1) > 0).all()
-    assert not boards.flags.writeable and not weights.flags.writeable
-    # The orbit of a few boards under the 24 suit permutations: its size is the weight,
-    # and no other canonical board lies in it.
-    # Each of the 24 suit permutations as a map of the 52 cards, written out here.
-    perms = [np.array([(c & ~3) | p[c & 3] for c in range(52)]) for p in permutations(range(4))]
-    rows = {tuple(b) for b in boards.tolist()}
-    for i in np.random.default_rng(5).choice(len(boards), 300, replace=False):
-        orbit = {tuple(sorted(p[boards[i]].tolist())) for p in perms}
-        assert len(orbit) == weights[i]
-        assert len(orbit & rows) == 1
 
 
 def test_aces_published(every_class: dict[str, PlayerEquity]) -> None:

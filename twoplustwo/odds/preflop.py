@@ -43,8 +43,8 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from twoplustwo.hands.isomorphism import PERM_CARDS, canonical_boards
 from twoplustwo.kernels import pool
-from twoplustwo.kernels.draws import draw_index
 from twoplustwo.odds.results import PlayerEquity
 from twoplustwo.progress import progress
 from twoplustwo.tables.load import Tables, get_tables, load_tables
@@ -54,8 +54,6 @@ from twoplustwo.vocab.ranges import class_combos, class_index
 __all__ = [
     "BOARDS_HEADS_UP",
     "GAMES_VS_RANDOM",
-    "N_CANONICAL_BOARDS",
-    "canonical_boards",
     "preflop_matchups",
     "preflop_vs_random",
 ]
@@ -64,8 +62,6 @@ __all__ = [
 BOARDS_HEADS_UP = comb(48, 5)
 #: Games of one combo against a random hand: an opponent combo and a board, C(50, 2) x C(48, 5).
 GAMES_VS_RANDOM = comb(50, 2) * BOARDS_HEADS_UP
-#: Five-card boards up to a permutation of the suits.
-N_CANONICAL_BOARDS = 134_459
 
 # Boards valued and counted together: the numpy calls on a block must be
 # big enough that threads spend little time taking turns at the GIL, and
@@ -85,14 +81,6 @@ _MATCHUP_BLOCK = 64
 # whose other card is on the board.
 _DEAD = N_COMBOS - comb(47, 2)
 _DEAD_IN_ROW = 5
-
-# The 24 permutations of the suits, as card-to-card maps.
-_SUIT_PERMS = np.array(
-    [[a, b, c, d] for a in range(4) for b in range(4) for c in range(4) for d in range(4) if len({a, b, c, d}) == 4],
-    dtype=np.uint8,
-)
-_CARDS = np.arange(52, dtype=np.uint8)
-_PERM_CARDS = (_CARDS & 0xFC) | _SUIT_PERMS[:, _CARDS & 3]
 
 # _CARD_ROWS[c]: the 51 combos holding card c, in COMBOS order; _ROW_POS[h, k]:
 # where combo h sits in the row of its k-th card (COMBOS[h, k]).
@@ -139,47 +127,6 @@ def _check_executor(executor: object) -> Executor | None:
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(f"executor must be a concurrent.futures.Executor or None, got {type(executor).__name__}")
     return executor
-
-
-# ---------------------------------------------------------------------------
-# Boards up to suit isomorphism
-
-
-@functools.lru_cache(maxsize=1)
-def canonical_boards() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
-    """The 134,459 five-card boards up to a permutation of the suits, and how many boards each stands for.
-
-    Returns ``(boards, weights)``: ``(134459, 5)`` sorted card ints and the
-    orbit sizes (1 to 24), which add up to C(52, 5). Both are read-only and
-    made once per process.
-
-    >>> boards, weights = canonical_boards()
-    >>> len(boards), int(weights.sum()), int(weights.max())
-    (134459, 2598960, 24)
-    """
-    # A board is its four suits' 13-bit rank masks; renaming the suits
-    # permutes the masks, so the masks sorted name the board's class.
-    bit = np.left_shift(np.uint64(1), (13 * (_CARDS.astype(np.uint64) & np.uint64(3)) + (_CARDS >> 2)))
-    keys: list[npt.NDArray[np.uint64]] = []
-    counts: list[npt.NDArray[np.int64]] = []
-    shifts = np.array([0, 13, 26, 39], dtype=np.uint64)
-    for first in range(48):
-        rest = draw_index(51 - first, 4) + np.uint8(first + 1)
-        mask = bit[first] | np.bitwise_or.reduce(bit[rest], axis=1)
-        suits = (mask[:, None] >> shifts) & np.uint64(0x1FFF)
-        suits.sort(axis=1)
-        key, count = np.unique((suits << shifts).sum(axis=1), return_counts=True)
-        keys.append(key)
-        counts.append(count.astype(np.int64))
-    key, where = np.unique(np.concatenate(keys), return_inverse=True)
-    weights = np.bincount(where, weights=np.concatenate(counts)).astype(np.int64)
-    held = ((key[:, None] >> (13 * (_CARDS.astype(np.uint64) & np.uint64(3)) + (_CARDS >> 2))) & np.uint64(1)) != 0
-    boards = np.nonzero(held)[1].astype(np.uint8).reshape(-1, 5)
-    if len(boards) != N_CANONICAL_BOARDS or int(weights.sum()) != comb(52, 5):
-        raise AssertionError("the canonical boards do not cover every board once")
-    boards.setflags(write=False)
-    weights.setflags(write=False)
-    return boards, weights
 
 
 # ---------------------------------------------------------------------------
@@ -483,7 +430,7 @@ def _pair_keys(
     best_ba = best_ab.copy()
     # Column by column: reductions along an axis of length 2 cost far more.
     a0, a1, b0, b1 = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
-    for perm in _PERM_CARDS.astype(np.int64):
+    for perm in PERM_CARDS.astype(np.int64):
         pa0, pa1, pb0, pb1 = perm[a0], perm[a1], perm[b0], perm[b1]
         x = (np.minimum(pa0, pa1) << 6) | np.maximum(pa0, pa1)
         y = (np.minimum(pb0, pb1) << 6) | np.maximum(pb0, pb1)
