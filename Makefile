@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: all install tables test test-fast test-asan lint bench bench-peers bundle c-reader clean
+.PHONY: all install tables test test-fast test-asan lint bench bench-peers bundle wheel c-reader clean
 
 all: tables
 
@@ -63,9 +63,18 @@ bench-peers: tables
 bundle: tables
 	$(PY) -m twoplustwo_builder.bundle
 
+# The runtime's wheel in dist/, carrying the table bundle it installs on first
+# use. The bundle sits in the package only while the wheel is built, so that
+# the checkout never installs it behind a test's back.
+BUNDLED := twoplustwo/tables/bundled
+wheel: tables
+	rm -rf $(BUNDLED)
+	$(PY) -m twoplustwo_builder.bundle --out $(BUNDLED)
+	$(PY) -m pip wheel --quiet --no-deps --no-build-isolation -w dist . ; s=$$?; rm -rf $(BUNDLED); exit $$s
+
 c-reader:
 	$(MAKE) -C examples/c
 
 clean:
-	rm -rf $(VENV) .venv-peers twoplustwo/kernels/_core*.so tables/*.npy tables/manifest.json tables/.build-* tables/.lock tables/.publishing dist build *.egg-info builder/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis examples/c/eval
+	rm -rf $(VENV) .venv-peers twoplustwo/kernels/_core*.so $(BUNDLED) tables/*.npy tables/manifest.json tables/.build-* tables/.lock tables/.publishing dist build *.egg-info builder/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis examples/c/eval
 	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -107,7 +107,7 @@ def machine() -> dict[str, Any]:
 
     with open("/proc/cpuinfo") as f:
         cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), platform.machine())
-    from twoplustwo.tables.load import load_tables
+    from twoplustwo.tables.default import load_tables
     from twoplustwo.tables.pages import huge_page_bytes
 
     # How the tables' large files are mapped: random walks run about 1.35x as fast with 2 MiB pages.

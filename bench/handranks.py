@@ -26,7 +26,7 @@ import numpy as np
 
 import twoplustwo
 from twoplustwo.hands.handranks import export_handranks, handranks_value
-from twoplustwo.tables.load import load_tables
+from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.pages import uncache
 from twoplustwo.vocab.values import N_VALUES
 from twoplustwo_builder.hands import random_hands

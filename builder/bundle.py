@@ -27,13 +27,13 @@ from typing import IO, Any
 from twoplustwo.tables.bundle import (
     BUNDLE_INDEX,
     BUNDLE_VERSION,
-    bundle_name,
     encode,
     import_zstandard,
     install_bundle,
 )
-from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, parse_manifest
-from twoplustwo.tables.load import default_path, load_tables
+from twoplustwo.tables.default import load_tables
+from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, bundle_name, parse_manifest
+from twoplustwo.tables.load import default_path
 
 __all__ = ["BundleReport", "LEVEL", "WINDOW_LOG", "main", "transform_for", "write_bundle"]
 

@@ -24,8 +24,9 @@ from typing import Any
 import numpy as np
 
 from twoplustwo.hands.batch import evaluate_batch
+from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import DAGS, MANIFEST, ROLES, TableError, layer_role, npy_header
-from twoplustwo.tables.load import default_path, load_tables
+from twoplustwo.tables.load import default_path
 from twoplustwo.vocab.cards import RANKS, SUITS, parse_cards
 from twoplustwo.vocab.values import N_VALUES
 

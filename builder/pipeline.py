@@ -183,7 +183,8 @@ def tables_present(target: str | Path) -> bool:
     A set from before a game was added loads, but lacks that game's roles:
     it is not present, so ``make`` builds it again.
     """
-    from twoplustwo.tables.load import TableError, load_tables
+    from twoplustwo.tables.default import load_tables
+    from twoplustwo.tables.load import TableError
 
     if not (Path(target) / MANIFEST).is_file():
         return False

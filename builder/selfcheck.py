@@ -22,8 +22,9 @@ import numpy.typing as npt
 
 from twoplustwo.hands.batch import walk
 from twoplustwo.hands.histograms import histogram
+from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import MANIFEST
-from twoplustwo.tables.load import Tables, load_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.values import differs_from_published
 
 from .games import Game

@@ -17,8 +17,9 @@ import pytest
 
 from twoplustwo.kernels import reference
 from twoplustwo.kernels.choice import ENV_VAR, extension
+from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import MANIFEST
-from twoplustwo.tables.load import Tables, default_path, load_tables
+from twoplustwo.tables.load import Tables, default_path
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -44,8 +44,9 @@ if TYPE_CHECKING:
     from twoplustwo.kernels.pool import MAX_THREADS
     from twoplustwo.odds.calculate import PlayerEquity, equity, equity_table
     from twoplustwo.odds.preflop import preflop_matchups, preflop_vs_random
+    from twoplustwo.tables.default import load_tables
     from twoplustwo.tables.format import FORMAT_VERSION, TableError
-    from twoplustwo.tables.load import Tables, load_tables
+    from twoplustwo.tables.load import Tables
     from twoplustwo.vocab.cards import RANKS, SUITS, format_card, format_cards, parse_card, parse_cards
     from twoplustwo.vocab.combos import COMBOS, HAND_CLASSES, N_COMBOS, combo_index, combo_indices
     from twoplustwo.vocab.games import GAMES
@@ -168,7 +169,7 @@ _HOME = {
     "preflop_vs_random": "odds.preflop",
     "evaluate": "hands.single",
     "Tables": "tables.load",
-    "load_tables": "tables.load",
+    "load_tables": "tables.default",
     "CATEGORIES": "vocab.values",
     "CATEGORY_FIRST": "vocab.values",
     "CATEGORY_LAST": "vocab.values",

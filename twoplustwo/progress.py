@@ -1,7 +1,7 @@
 """Progress bars for long work: tqdm on stderr, only on a terminal and unless asked to be quiet.
 
-tqdm is optional for the runtime: without it the work runs all the same,
-with no bar. A bar appears only after half a second, so quick calls never
+tqdm is a dependency, imported only when a bar is drawn; were it missing,
+the work would run all the same, with no bar. A bar appears only after half a second, so quick calls never
 draw one.
 
 >>> with progress(3, "boards", quiet=True) as update:

@@ -52,8 +52,9 @@ import pytest
 from tests.builder.tinybuild import writer_cmd
 from tests.tinysets import ROOT, fill_of, is_tiny, write_tiny
 from twoplustwo.hands.batch import walk
+from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import MANIFEST, ROLES
-from twoplustwo.tables.load import default_path, load_tables
+from twoplustwo.tables.load import default_path
 
 SOURCE = default_path()
 STAGE_PREFIX = ".build-"
@@ -357,7 +358,7 @@ def tmpfs(path: Path, size: str) -> Iterator[Path]:
 BUILD_FROM_PUBLISHED = """
 import sys
 import numpy as np
-from twoplustwo.tables.load import load_tables
+from twoplustwo.tables.default import load_tables
 from twoplustwo_builder import pipeline
 from twoplustwo_builder.__main__ import main
 

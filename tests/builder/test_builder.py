@@ -14,8 +14,9 @@ import pytest
 
 from tests.builder.tinybuild import writer_cmd
 from tests.tinysets import INFO, fill_of, stage_tiny, tiny_arrays, tiny_files
+from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import MANIFEST
-from twoplustwo.tables.load import default_path, load_tables
+from twoplustwo.tables.load import default_path
 from twoplustwo_builder import pipeline
 from twoplustwo_builder.join import fill_dead, join_layers
 from twoplustwo_builder.order import hot_first

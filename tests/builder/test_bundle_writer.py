@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from twoplustwo.tables.bundle import bundle_name, install_bundle
-from twoplustwo.tables.format import MANIFEST
-from twoplustwo.tables.load import default_path, load_tables
+from twoplustwo.tables.bundle import install_bundle
+from twoplustwo.tables.default import load_tables
+from twoplustwo.tables.format import MANIFEST, bundle_name
+from twoplustwo.tables.load import default_path
 from twoplustwo_builder.bundle import write_bundle
 
 pytest.importorskip("zstandard", reason="bundles need zstandard")

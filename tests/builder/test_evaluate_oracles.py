@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from twoplustwo.hands.batch import evaluate, evaluate_batch, walk
 from twoplustwo.kernels.choice import BACKENDS, ENV_VAR, extension
-from twoplustwo.tables.load import Tables, load_tables
+from twoplustwo.tables.default import load_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.values import CATEGORIES, HAND_COUNTS, N_VALUES, categories
 from twoplustwo_builder.hands import N_HANDS, all_hands, random_hands
 from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from twoplustwo.tables.load import load_tables
+from twoplustwo.tables.default import load_tables
 from twoplustwo_builder.games import GAMES, HOLDEM, SHORT_DECK, SHORT_DECK_CLASSIC, rules_table
 from twoplustwo_builder.hands import deck_hands
 from twoplustwo_builder.oracles import short_deck, signature

@@ -17,8 +17,9 @@ import pytest
 from twoplustwo.cli import main
 from twoplustwo.hands.batch import best_five
 from twoplustwo.odds.results import PlayerEquity
+from twoplustwo.tables.default import clear_cache
 from twoplustwo.tables.format import MANIFEST
-from twoplustwo.tables.load import ENV_VAR, clear_cache, default_path
+from twoplustwo.tables.load import ENV_VAR, default_path
 from twoplustwo.vocab.cards import parse_words as parse_hand
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -173,7 +174,7 @@ def dag_bytes(manifest: dict[str, Any]) -> dict[str, int]:
 
 
 def test_info(capsys: pytest.CaptureFixture[str]) -> None:
-    from twoplustwo.tables.load import get_tables
+    from twoplustwo.tables.default import get_tables
 
     code, out, err = run(["info"], capsys)
     assert (code, err) == (0, "")

@@ -70,7 +70,7 @@ def test_histogram_totals_and_published_counts(n: int) -> None:
 
 
 def test_tables_is_keyword_only() -> None:
-    from twoplustwo.tables.load import get_tables
+    from twoplustwo.tables.default import get_tables
 
     assert np.array_equal(histogram(5, tables=get_tables()), histogram(5))
     with pytest.raises(TypeError):

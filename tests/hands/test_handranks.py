@@ -25,7 +25,8 @@ from twoplustwo import progress
 from twoplustwo.hands.batch import evaluate_batch
 from twoplustwo.hands.handranks import export_handranks, handranks_value, value_from_handranks
 from twoplustwo.tables import atomic
-from twoplustwo.tables.load import Tables, load_tables
+from twoplustwo.tables.default import load_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards
 from twoplustwo.vocab.values import CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, N_VALUES, categories
 

@@ -24,7 +24,8 @@ import pytest
 
 import twoplustwo as tp
 from twoplustwo.kernels.choice import ENV_VAR
-from twoplustwo.tables.load import Tables, load_tables
+from twoplustwo.tables.default import load_tables
+from twoplustwo.tables.load import Tables
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "twoplustwo" / "kernels" / "c"  # core.h and its units, one job each
@@ -163,7 +164,7 @@ def test_the_default_tables_take_the_c_entry_point(both: tuple[Tables, Tables]) 
 
 @needs_core
 def test_the_c_entry_point_follows_clear_cache() -> None:
-    from twoplustwo.tables.load import clear_cache, get_tables
+    from twoplustwo.tables.default import clear_cache, get_tables
 
     before = get_tables()
     clear_cache()

@@ -26,7 +26,7 @@ import pytest
 from bench import memory
 from tests.randomhands import random_hands
 from twoplustwo.hands.batch import evaluate, evaluate_batch
-from twoplustwo.tables.load import clear_cache, get_tables
+from twoplustwo.tables.default import clear_cache, get_tables
 
 THREADS = 8
 PROCESSES = 4

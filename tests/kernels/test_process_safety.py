@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
-from twoplustwo.tables.load import Tables, load_tables
+from twoplustwo.tables.default import load_tables
+from twoplustwo.tables.load import Tables
 
 ROOT = Path(__file__).resolve().parents[2]
 

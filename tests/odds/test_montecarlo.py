@@ -19,7 +19,8 @@ from twoplustwo.odds.players import check_players
 from twoplustwo.odds.results import PlayerEquity
 from twoplustwo.odds.sampled import BATCH, DEFAULT_STDERR, MAX_SAMPLES, MIN_SAMPLES, monte_carlo
 from twoplustwo.odds.sampler import Sampler, Seat, hand_rows
-from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.tables.default import get_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.ranges import parse_range
 

@@ -28,7 +28,8 @@ from twoplustwo.cli import main
 from twoplustwo.hands.handranks import export_handranks
 from twoplustwo.odds.charts import draw_png, write_csv
 from twoplustwo.odds.results import PlayerEquity
-from twoplustwo.tables.load import ENV_VAR, Tables, load_tables
+from twoplustwo.tables.default import load_tables
+from twoplustwo.tables.load import ENV_VAR, Tables
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = {"AA": PlayerEquity("AA", 2_097_572_400, 1_781_508_418, 11_402_312, 0.8520371330210104)}

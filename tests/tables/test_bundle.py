@@ -32,12 +32,13 @@ import numpy as np
 import pytest
 
 from tests.tinysets import tiny_files
-from twoplustwo.tables.bundle import BundleError, bundle_name, encode, install_bundle
-from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, npy_header
-from twoplustwo.tables.load import default_path, load_tables
+from twoplustwo.tables.bundle import BundleError, encode, install_bundle
+from twoplustwo.tables.default import load_tables
+from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, bundle_name, npy_header
+from twoplustwo.tables.load import default_path
 from twoplustwo.tables.pages import all_huge, huge_page_bytes
 
-zstandard = pytest.importorskip("zstandard", reason="bundles need zstandard (the build extra)")
+zstandard = pytest.importorskip("zstandard", reason="bundles need zstandard, a dependency")
 
 SOURCE = default_path()
 GOAL = 10_000_000

@@ -19,8 +19,9 @@ import numpy as np
 import pytest
 
 import twoplustwo
+from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import MANIFEST
-from twoplustwo.tables.load import Tables, load_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.tables.pages import HUGE_PAGE, all_huge, huge_page_bytes, uncache, warm
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="2 MiB pages of files are Linux's")

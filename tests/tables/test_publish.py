@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from tests.tinysets import tiny_files
+from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import MANIFEST, TableError
-from twoplustwo.tables.load import load_tables
 from twoplustwo.tables.publish import (
     LEDGER,
     LOCK,

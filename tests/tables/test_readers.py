@@ -19,8 +19,9 @@ from pathlib import Path
 import pytest
 
 from tests.tinysets import ROOT, fill_of, write_tiny, writer_cmd
+from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import TableError
-from twoplustwo.tables.load import MAX_MANIFEST_READS, load_tables
+from twoplustwo.tables.load import MAX_MANIFEST_READS
 
 
 def race(target: Path, seconds: float, iterations: int) -> tuple[int, int, list[str]]:

@@ -24,8 +24,9 @@ import pytest
 
 from twoplustwo.cli import main
 from twoplustwo.hands.batch import evaluate
+from twoplustwo.tables.default import clear_cache, get_tables, load_tables
 from twoplustwo.tables.format import MANIFEST, ROLES, TableError
-from twoplustwo.tables.load import ENV_VAR, clear_cache, default_path, get_tables, load_tables
+from twoplustwo.tables.load import ENV_VAR, default_path
 from twoplustwo.tables.pages import uncache, warm
 
 SOURCE = default_path()

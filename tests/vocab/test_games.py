@@ -25,8 +25,9 @@ import pytest
 import twoplustwo as tp
 from twoplustwo.cli import main
 from twoplustwo.kernels import reference
+from twoplustwo.tables.default import clear_cache, load_tables
 from twoplustwo.tables.format import MANIFEST, TableError
-from twoplustwo.tables.load import Tables, clear_cache, load_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.games import GAMES, resolve
 from twoplustwo.vocab.values import CATEGORY_FIRST, CATEGORY_LAST, Category

@@ -147,6 +147,7 @@ def build_parser() -> Parser:
     sp = add("install-tables", cmd_install_tables, "install a prebuilt table bundle")
     sp.add_argument("bundle", metavar="BUNDLE", help="bundle file")
     sp.add_argument("--to", type=Path, default=None, help="target directory (default: where tables are read)")
+    sp.add_argument("--quiet", action="store_true", help="no progress bar")
 
     sp = add("export-handranks", cmd_export_handranks, "write the tables as a classic 2+2 HandRanks.dat")
     sp.add_argument(

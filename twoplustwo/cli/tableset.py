@@ -19,7 +19,8 @@ __all__ = ["cmd_build", "cmd_export_handranks", "cmd_info", "cmd_install_tables"
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    from twoplustwo.tables.load import default_path, load_tables
+    from twoplustwo.tables.default import load_tables
+    from twoplustwo.tables.load import default_path
 
     root = default_path()
     t0 = time.perf_counter()
@@ -72,7 +73,8 @@ def huge_summary(report: dict[str, tuple[int, int]]) -> str:
 
 
 def cmd_warm(args: argparse.Namespace) -> int:
-    from twoplustwo.tables.load import default_path, load_tables
+    from twoplustwo.tables.default import load_tables
+    from twoplustwo.tables.load import default_path
     from twoplustwo.tables.pages import all_huge, huge_page_bytes, warm
 
     root = default_path()
@@ -98,7 +100,8 @@ def cmd_warm(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from twoplustwo.hands.histograms import histogram
-    from twoplustwo.tables.load import default_path, load_tables
+    from twoplustwo.tables.default import load_tables
+    from twoplustwo.tables.load import default_path
 
     t0 = time.perf_counter()
     t = load_tables(default_path(), verify=True)
@@ -135,7 +138,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_install_tables(args: argparse.Namespace) -> int:
     from twoplustwo.tables.bundle import install_bundle
 
-    path = install_bundle(args.bundle, to=args.to)
+    path = install_bundle(args.bundle, to=args.to, quiet=args.quiet)
     print(f"tables installed to {path}")
     return 0
 

@@ -27,8 +27,9 @@ import numpy.typing as npt
 from twoplustwo.hands.single import evaluate
 from twoplustwo.kernels import pool
 from twoplustwo.kernels.arrays import walk_columns
+from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.format import TableError
-from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import CardLike, format_card, format_cards, parse_cards
 from twoplustwo.vocab.games import HOLDEM, Game, check_game, resolve
 
@@ -92,7 +93,7 @@ def walk(
 ) -> npt.NDArray[np.unsignedinteger]:
     """Walk each row of ``h`` down ``layers``: the last layer's entries (no checks).
 
-    >>> from twoplustwo.tables.load import get_tables
+    >>> from twoplustwo.tables.default import get_tables
     >>> walk(get_tables().layers("dag5"), np.array([[51, 47, 43, 39, 35]])).tolist()
     [7462]
     """

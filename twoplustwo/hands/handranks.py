@@ -36,8 +36,9 @@ import numpy.typing as npt
 
 from twoplustwo.progress import progress
 from twoplustwo.tables.atomic import check_target, write_file
+from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.format import TableError
-from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.values import CATEGORY_FIRST, CATEGORY_LAST, N_VALUES
 
 __all__ = ["export_handranks", "handranks_value", "value_from_handranks"]

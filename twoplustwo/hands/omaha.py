@@ -40,7 +40,8 @@ import numpy.typing as npt
 from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
 from twoplustwo.kernels.choice import chosen
-from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.tables.default import get_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import check_disjoint, parse_cards
 from twoplustwo.vocab.lows import LOW_BITS, LOW_MASKS, LOW_VALUES, N_LOWS
 

@@ -34,7 +34,8 @@ import numpy.typing as npt
 from twoplustwo.hands.batch import as_hands, walk_batch
 from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
-from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.tables.default import get_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_cards
 from twoplustwo.vocab.games import HOLDEM, Game, check_game, resolve
 

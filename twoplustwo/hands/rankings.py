@@ -20,7 +20,8 @@ import numpy.typing as npt
 
 from twoplustwo.hands.prefixes import prefix
 from twoplustwo.hands.space import Cards
-from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.tables.default import get_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.combos import N_COMBOS
 from twoplustwo.vocab.games import HOLDEM, check_game, resolve

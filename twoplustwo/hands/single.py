@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from twoplustwo.kernels.choice import entry_point, serve_game
-from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.tables.default import get_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import CardLike, parse_cards
 from twoplustwo.vocab.games import HOLDEM, resolve
 

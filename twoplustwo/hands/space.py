@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.tables.default import get_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import CardLike, format_cards, parse_cards
 from twoplustwo.vocab.games import HOLDEM, Game, resolve
 

@@ -4,7 +4,7 @@ Each function twins a C kernel of ``kernels/c/``: whole columns of cards go
 down the layers together, one ``take`` per layer, so every lookup of a
 layer is one vectorised pass.
 
->>> from twoplustwo.tables.load import get_tables
+>>> from twoplustwo.tables.default import get_tables
 >>> walk_columns(get_tables().layers("dag5"), np.array([[51], [47], [43], [39], [35]])).tolist()
 [7462]
 """

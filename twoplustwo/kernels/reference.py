@@ -16,7 +16,7 @@ Single hands walk ``memoryview`` objects, so the numpy backend's first
 ``evaluate()`` imports no numpy either; the array methods import it, and
 their loops live in :mod:`twoplustwo.kernels.arrays`.
 
->>> from twoplustwo.tables.load import get_tables
+>>> from twoplustwo.tables.default import get_tables
 >>> t = get_tables()
 >>> w = Walker(*[[t.buffers[f"{d}/layer{k}"] for k in range(1, n + 1)] for d, n in DAGS], t.buffers["dag7/value5"],
 ...            t.buffers["dag7/value6"])

@@ -37,7 +37,8 @@ import numpy.typing as npt
 
 from twoplustwo.kernels import pool
 from twoplustwo.progress import progress
-from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.tables.default import get_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.combos import combo_indices
 from twoplustwo.vocab.games import HOLDEM, resolve
 

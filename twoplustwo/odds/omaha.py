@@ -31,7 +31,8 @@ from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batc
 from twoplustwo.kernels.draws import draw_index
 from twoplustwo.odds import exact
 from twoplustwo.odds.pots import HILO_UNIT, SPLIT, hilo_shares, outcomes
-from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.tables.default import get_tables
+from twoplustwo.tables.load import Tables
 
 __all__ = ["boards", "counts"]
 

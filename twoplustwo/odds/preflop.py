@@ -47,7 +47,8 @@ from twoplustwo.hands.isomorphism import PERM_CARDS, canonical_boards
 from twoplustwo.kernels import pool
 from twoplustwo.odds.results import PlayerEquity
 from twoplustwo.progress import progress
-from twoplustwo.tables.load import Tables, get_tables, load_tables
+from twoplustwo.tables.default import get_tables, load_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.combos import CLASS_ROWS, COMBOS, HAND_CLASSES, N_COMBOS
 from twoplustwo.vocab.ranges import class_combos, class_index
 

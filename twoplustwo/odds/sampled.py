@@ -59,7 +59,8 @@ from twoplustwo.odds.players import check_players
 from twoplustwo.odds.results import PlayerEquity
 from twoplustwo.odds.sampler import MIN_ACCEPTANCE, OMAHA, Sampler, Seat, Tally
 from twoplustwo.progress import progress
-from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.tables.default import get_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.games import GAMES, HOLDEM, resolve
 
 __all__ = [

@@ -32,8 +32,8 @@ builder does (:mod:`twoplustwo.tables.publish`): files first, ``manifest.json``
 last in one rename. Readers and an interrupted install therefore only ever
 see the previous table set or the new one.
 
-zstandard is an optional dependency (the ``build`` extra); it is imported
-only when a bundle is read or written.
+zstandard, a dependency, is imported only when a bundle is read or
+written, so that loading tables never pays for it.
 
 >>> data = np.arange(104, dtype="<u2").tobytes()
 >>> decode(encode(data, "<u2", "columns-delta"), "<u2", "columns-delta") == data
@@ -48,6 +48,7 @@ import json
 import os
 import shutil
 import tarfile
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import IO, Any
@@ -55,6 +56,7 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
+from twoplustwo.progress import progress
 from twoplustwo.tables.format import (
     FORMAT_VERSION,
     MANIFEST,
@@ -63,7 +65,7 @@ from twoplustwo.tables.format import (
     check_shapes,
     parse_manifest,
 )
-from twoplustwo.tables.load import default_path, load_tables
+from twoplustwo.tables.load import default_path, open_tables
 from twoplustwo.tables.pages import uncache
 from twoplustwo.tables.publish import content_name, discard, new_staging, publish
 
@@ -73,7 +75,6 @@ __all__ = [
     "BundleError",
     "ROW",
     "TRANSFORMS",
-    "bundle_name",
     "copy_columns_delta",
     "decode",
     "encode",
@@ -119,23 +120,14 @@ class BundleError(TableError):
     """A bundle that is damaged, truncated or of another version."""
 
 
-def bundle_name(format_version: int = FORMAT_VERSION) -> str:
-    """File name of the bundle of a table format version.
-
-    >>> bundle_name()
-    'twoplustwo-tables-1.tar.zst'
-    """
-    return f"twoplustwo-tables-{format_version}.tar.zst"
-
-
 def import_zstandard() -> ModuleType:
     """The ``zstandard`` module, or an ImportError that says how to get it."""
     try:
         import zstandard
     except ImportError:
         raise ImportError(
-            "table bundles need the 'zstandard' package: "
-            "pip install zstandard (or pip install 'twoplustwo[bundles]')"
+            "table bundles need the 'zstandard' package, a dependency of twoplustwo that is missing here: "
+            "pip install zstandard"
         ) from None
     return zstandard
 
@@ -364,9 +356,21 @@ def _unpack(tar: tarfile.TarFile, frame: _Frame, staging: Path, where: str) -> N
     (staging / MANIFEST).write_bytes(raw)
     try:
         # The runtime's own checks (npy headers, shapes, node counts) before publishing.
-        load_tables(staging)
+        open_tables(staging)
     except TableError as e:
         raise BundleError(f"{where}: its tables would not load: {e}") from None
+
+
+class _Counted:
+    """A file read in order, each read counted on a progress bar."""
+
+    def __init__(self, fh: IO[bytes], update: Callable[[int], object]) -> None:
+        self._fh, self._update = fh, update
+
+    def read(self, n: int) -> bytes:
+        data = self._fh.read(n)
+        self._update(len(data))
+        return data
 
 
 class _Frame:
@@ -380,7 +384,7 @@ class _Frame:
     read than :meth:`allow` allows: what the manifest declares, and a little.
     """
 
-    def __init__(self, fh: IO[bytes], zstandard: ModuleType, where: str) -> None:
+    def __init__(self, fh: IO[bytes] | _Counted, zstandard: ModuleType, where: str) -> None:
         head = fh.read(_FRAME_HEADER_MAX)
         try:
             params = zstandard.get_frame_parameters(head)
@@ -455,19 +459,23 @@ class _Frame:
             raise BundleError(f"{self._where}: unexpected bytes after the zstd frame")
 
 
-def install_bundle(bundle: str | os.PathLike[str], to: str | os.PathLike[str] | None = None) -> Path:
+def install_bundle(
+    bundle: str | os.PathLike[str], to: str | os.PathLike[str] | None = None, *, quiet: bool = False
+) -> Path:
     """Install the table set in ``bundle`` into ``to`` (default :func:`default_path`).
 
     Returns the directory installed into. A damaged, truncated, foreign or
     hostile bundle raises :class:`BundleError` (a ``ValueError``) and leaves
     the directory as it was: tables already there stay loadable, and a
     directory the install created is removed again. A missing
-    ``zstandard`` raises ``ImportError``; a missing bundle ``OSError``.
+    ``zstandard`` raises ``ImportError``; a missing bundle ``OSError``. A
+    bar on a terminal shows the bundle's bytes read, unless ``quiet``.
     """
     zstandard = import_zstandard()
     where = os.fspath(bundle)
     target = Path(to) if to is not None else default_path()
-    with open(bundle, "rb") as fh:
+    with open(bundle, "rb") as raw, progress(os.fstat(raw.fileno()).st_size, "B", desc="tables", quiet=quiet) as bar:
+        fh = _Counted(raw, bar)
         staging = new_staging(target)
         try:
             try:

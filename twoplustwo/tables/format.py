@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = [
+    "bundle_name",
     "ALIGN",
     "DAGS",
     "DTYPES",
@@ -462,3 +463,12 @@ def sha256_file(path: str | os.PathLike[str]) -> str:
         while block := fh.read(1 << 20):
             h.update(block)
     return h.hexdigest()
+
+
+def bundle_name(format_version: int = FORMAT_VERSION) -> str:
+    """File name of the bundle of a table format version.
+
+    >>> bundle_name()
+    'twoplustwo-tables-1.tar.zst'
+    """
+    return f"twoplustwo-tables-{format_version}.tar.zst"

@@ -1,4 +1,4 @@
-"""Find, check and memory-map a table set read-only; the process's one table cache.
+"""Check and memory-map a table set read-only; where the default set lives.
 
 Every array is a read-only view of a shared memory mapping, so all
 processes on a machine share one copy of the pages, and loading costs
@@ -6,7 +6,7 @@ milliseconds: only the manifest and each file's ``.npy`` header are read.
 ``verify=True`` also hashes every byte. No file descriptor stays open once
 a file is mapped.
 
->>> t = load_tables()
+>>> t = open_tables(default_path())
 >>> t.nodes["dag5"]
 [1, 52, 403, 1599, 4680]
 >>> t.arrays["dag7/layer7"].dtype, t.arrays["dag7/layer7"].flags.writeable
@@ -24,14 +24,12 @@ import ctypes
 import mmap
 import os
 import sys
-import threading
 import time
 import weakref
 from collections.abc import Mapping
 from functools import cached_property
 
-from twoplustwo.kernels import pool
-from twoplustwo.kernels.choice import chosen, serve_default
+from twoplustwo.kernels.choice import chosen
 from twoplustwo.tables.format import (
     DAGS,
     MANIFEST,
@@ -60,15 +58,14 @@ __all__ = [
     "MAX_MANIFEST_READS",
     "TableError",
     "Tables",
-    "clear_cache",
+    "default_dir",
     "default_path",
-    "get_tables",
-    "load_tables",
+    "open_tables",
 ]
 
 ENV_VAR = "TWOPLUSTWO_TABLES"
 
-#: How often :func:`load_tables` reads the manifest before it gives up on a
+#: How often :func:`open_tables` reads the manifest before it gives up on a
 #: directory whose files keep vanishing under concurrent publishes.
 MAX_MANIFEST_READS = 5
 
@@ -90,10 +87,11 @@ def default_path() -> Path:
     """
     from pathlib import Path
 
-    return Path(_default_dir())
+    return Path(default_dir())
 
 
-def _default_dir() -> str:
+def default_dir() -> str:
+    """:func:`default_path` as a str, without importing pathlib (a fresh process's first evaluate() reads it)."""
     env = os.environ.get(ENV_VAR)
     if env:
         return env
@@ -108,7 +106,7 @@ def _default_dir() -> str:
 class Tables:
     """A loaded table set: its manifest and one read-only buffer per role.
 
-    ``buffers`` are what :func:`load_tables` maps: typed ``memoryview``
+    ``buffers`` are what :func:`open_tables` maps: typed ``memoryview``
     objects over the files' entries, which the C walker and the single-hand
     path read without numpy. :attr:`arrays` gives the same bytes as numpy
     arrays, importing numpy on first use. (``buffers`` may also be numpy
@@ -361,16 +359,17 @@ def _open_set(root: str, mpath: str) -> Tables:
     return Tables(root, m, views)
 
 
-def load_tables(path: str | os.PathLike[str] | None = None, *, verify: bool = False) -> Tables:
-    """Memory-map a table set read-only after checking its manifest and file sizes.
+def open_tables(path: str | os.PathLike[str], *, verify: bool = False) -> Tables:
+    """Memory-map the table set at ``path`` read-only after checking its manifest and file sizes.
 
-    ``path`` defaults to :func:`default_path`. Missing tables raise
+    :func:`twoplustwo.tables.default.load_tables` is the public face of this
+    function: it also finds the default set and installs it on first use. Missing tables raise
     :class:`TableError` saying how to build or install them; nothing is
     ever built behind the caller's back. A manifest or listed file that is
     not a regular file raises :class:`TableError` too, naming it (a FIFO is
     refused, never waited on); a symbolic link to a regular file is fine.
     """
-    root = os.fspath(path) if path is not None else _default_dir()
+    root = os.fspath(path)
     mpath = os.path.join(root, MANIFEST)
     # exists, not isfile: a manifest that is not a regular file is refused by name when opened.
     if not os.path.exists(mpath):
@@ -396,52 +395,3 @@ def load_tables(path: str | os.PathLike[str] | None = None, *, verify: bool = Fa
     if verify:
         tables.verify()
     return tables
-
-
-# -------------------------------------------------------------------- cache
-
-_lock = threading.Lock()
-_cached: Tables | None = None
-
-
-def clear_cache() -> None:
-    """Forget the default tables, so the next use loads them again (say after a rebuild)."""
-    global _cached
-    with _lock:
-        _cached = None
-        serve_default(None)
-
-
-def get_tables(tables: Tables | None = None) -> Tables:
-    """``tables`` if given, else the default set, loaded on first use and shared afterwards.
-
-    Every function that reads tables takes ``tables=None`` and resolves it here.
-    """
-    if tables is not None:
-        if not isinstance(tables, Tables):
-            raise TypeError(f"tables must be a Tables from load_tables() or None, got {type(tables).__name__}")
-        return tables
-    t = _cached
-    if t is None:
-        t = _load_default()
-    return t
-
-
-def _load_default() -> Tables:
-    global _cached
-    with _lock:
-        if _cached is None:
-            t = load_tables()
-            # The C entry point of evaluate() serves the default set
-            # without a Python frame (not on the numpy backend).
-            serve_default(t.walker)
-            _cached = t
-        return _cached
-
-
-def _fresh_lock_in_child() -> None:
-    global _lock
-    _lock = threading.Lock()
-
-
-pool.after_fork(_fresh_lock_in_child)

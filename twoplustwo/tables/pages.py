@@ -24,7 +24,7 @@ leave; :func:`warm` does that for a whole table set and reads it back in.
 Elsewhere than Linux these do nothing harmful: :func:`huge_page_bytes`
 returns None, and :func:`uncache` only syncs.
 
->>> report = huge_page_bytes(load_tables())
+>>> report = huge_page_bytes(open_tables(default_path()))
 >>> report is None or all(0 <= huge <= size for huge, size in report.values())
 True
 """
@@ -41,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.tables.format import open_regular
-from twoplustwo.tables.load import HUGE_PAGE, Tables, default_path, load_tables
+from twoplustwo.tables.load import HUGE_PAGE, Tables, default_path, open_tables
 
 __all__ = ["HUGE_PAGE", "all_huge", "huge_page_bytes", "uncache", "warm"]
 
@@ -66,7 +66,7 @@ def huge_page_bytes(tables: Tables) -> dict[str, tuple[int, int]] | None:
     pages are mapped. A file's last part short of 2 MiB can never be
     mapped so. None where the system does not say (anything but Linux).
 
-    >>> t = load_tables()
+    >>> t = open_tables(default_path())
     >>> report = huge_page_bytes(t)
     >>> report is None or "dag7/layer6" in report
     True
@@ -142,12 +142,12 @@ def warm(path: str | os.PathLike[str] | None = None) -> dict[str, tuple[int, int
     ``path`` defaults to :func:`twoplustwo.tables.load.default_path`.
     """
     root = Path(path) if path is not None else default_path()
-    t = load_tables(root)
+    t = open_tables(root)
     names = [f["name"] for f in t.manifest["files"] if f["nbytes"] >= HUGE_PAGE]
     del t  # its mappings would keep the pages it maps
     for name in names:
         uncache(root / name)
-    t = load_tables(root)
+    t = open_tables(root)
     for role in _large_roles(t):
         _touch(t.arrays[role], 4096)
     return huge_page_bytes(t)

@@ -31,8 +31,9 @@ import reprlib
 from collections.abc import Sequence
 from functools import cached_property
 
+from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.format import MANIFEST, TableError, layer_role
-from twoplustwo.tables.load import Tables, get_tables
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.classes import CATEGORY_NAMES, RANK_NAMES, class_counts
 
 # typing's names are for the type checker only (twoplustwo/__init__.py says why).

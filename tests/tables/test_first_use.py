@@ -1,0 +1,131 @@
+"""The default set on first use: the package's bundle installed once, where no set is, and never over one.
+
+The bundles here are tiny table sets crafted as ``test_bundle.py`` crafts
+them; :data:`twoplustwo.tables.default.BUNDLED` is pointed at one. The real
+wheel, built and installed into a fresh virtualenv, is
+``tests/builder/test_wheel.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.tables.test_bundle import END, set_members, write_zst
+from tests.tinysets import tiny_files
+from twoplustwo.tables import default
+from twoplustwo.tables.bundle import BundleError
+from twoplustwo.tables.format import MANIFEST, TableError
+from twoplustwo.tables.load import ENV_VAR
+
+pytest.importorskip("zstandard")
+
+NOTICE = "twoplustwo: first use: installing the tables"
+
+
+@pytest.fixture
+def bundled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A tiny bundle standing where the package keeps its own."""
+    path = write_zst(tmp_path / "bundle.tar.zst", [*set_members(*tiny_files(2)), END])
+    monkeypatch.setattr(default, "BUNDLED", str(path))
+    return path
+
+
+def test_the_bundle_installs_where_no_set_is_and_only_there(
+    bundled: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "cache" / "twoplustwo" / "tables"
+    assert default.install_bundled(target) is True
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(NOTICE) and str(target) in err, err
+    manifest = (target / MANIFEST).read_bytes()
+    assert json.loads(manifest)["files"] == tiny_files(2)[0]["files"]
+    assert default.load_tables(target, verify=True).path == target
+    # Once a set is there, nothing more happens.
+    assert default.install_bundled(target) is False
+    assert capsys.readouterr().err == "" and (target / MANIFEST).read_bytes() == manifest
+
+
+def test_a_set_that_is_there_is_never_replaced_even_damaged(bundled: Path, tmp_path: Path) -> None:
+    target = tmp_path / "t"
+    target.mkdir()
+    (target / MANIFEST).write_text("not json")
+    assert default.install_bundled(target) is False
+    assert (target / MANIFEST).read_text() == "not json" and os.listdir(target) == [MANIFEST]
+    with pytest.raises(TableError, match="manifest.json"):
+        default.load_tables(target)
+
+
+def test_without_a_bundle_nothing_is_made_and_the_error_says_how(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(default, "BUNDLED", str(tmp_path / "none.tar.zst"))
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "t"))
+    assert default.install_bundled(tmp_path / "t") is False
+    with pytest.raises(TableError, match="no tables at .*`make`.*install-tables"):
+        default.load_tables()
+    assert not (tmp_path / "t").exists()
+
+
+def test_load_tables_of_the_default_path_installs_on_first_use(
+    bundled: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENV_VAR, str(tmp_path / "env" / "tables"))
+    assert default.load_tables().path == tmp_path / "env" / "tables"
+    # An explicit path is the caller's: it is never installed into.
+    with pytest.raises(TableError, match="no tables at"):
+        default.load_tables(tmp_path / "elsewhere")
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_failed_first_install_leaves_no_directory_it_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    damaged = write_zst(tmp_path / "nosum.tar.zst", [*set_members(*tiny_files(2)), END], checksum=False)
+    monkeypatch.setattr(default, "BUNDLED", str(damaged))
+    with pytest.raises(BundleError, match="checksum"):
+        default.install_bundled(tmp_path / "a" / "b" / "tables")
+    assert not (tmp_path / "a").exists()
+    (tmp_path / "mine").mkdir()
+    with pytest.raises(BundleError):
+        default.install_bundled(tmp_path / "mine" / "tables")
+    assert os.listdir(tmp_path / "mine") == []
+
+
+_RACER = """
+import sys
+from twoplustwo.tables import default
+default.BUNDLED = sys.argv[1]
+sys.stdin.readline()  # all start together
+print(default.install_bundled(sys.argv[2]), default.load_tables(sys.argv[2], verify=True).path)
+"""
+
+
+def test_processes_that_start_together_install_once_and_all_load(bundled: Path, tmp_path: Path) -> None:
+    target = tmp_path / "shared" / "tables"
+    racers = [
+        subprocess.Popen(
+            [sys.executable, "-c", _RACER, str(bundled), str(target)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(6)
+    ]
+    for p in racers:
+        assert p.stdin is not None
+        p.stdin.write("go\n")
+        p.stdin.flush()
+    done = [p.communicate(timeout=120) for p in racers]
+    assert [p.returncode for p in racers] == [0] * 6, [err for _, err in done]
+    assert sorted(out.split()[0] for out, _ in done) == ["False"] * 5 + ["True"]
+    assert all(out.split()[1] == str(target) for out, _ in done)
+    assert sum(err.count(NOTICE) for _, err in done) == 1
+    # One set, and nothing left over: no staging directory of a second install.
+    names = set(os.listdir(target))
+    listed = {f["name"] for f in json.loads((target / MANIFEST).read_text())["files"]}
+    assert names == listed | {MANIFEST, ".lock"}, names

@@ -1,0 +1,183 @@
+"""The default table set: found, installed from the package's own bundle on first use, loaded once per process.
+
+:func:`~twoplustwo.tables.load.default_path` says where the default set
+lives: ``$TWOPLUSTWO_TABLES``, else a checkout's ``tables/``, else the
+per-user cache. A wheel carries the table set as a compressed bundle
+(:data:`BUNDLED`, about 3.6 MB). The first :func:`load_tables` of the
+default set that finds no ``manifest.json`` there installs that bundle into
+it, with one line on stderr and a bar on a terminal, through the same
+checked, atomic install as ``twoplustwo install-tables``
+(:func:`twoplustwo.tables.bundle.install_bundle`). Processes that start
+together install it once: each takes a lock on the directory, and whoever
+comes second finds the set published and loads it. A set that is there,
+damaged or not, is never replaced behind the caller's back, and a package
+without a bundle (a checkout before ``make wheel``) installs nothing: the
+loader's error says how to get tables.
+
+:func:`get_tables` is how every function resolves ``tables=None``: the
+default set, loaded on first use and shared afterwards.
+
+>>> get_tables() is get_tables()
+True
+>>> get_tables().path == load_tables().path
+True
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+from twoplustwo.kernels import pool
+from twoplustwo.kernels.choice import serve_default
+from twoplustwo.tables.format import MANIFEST, bundle_name
+from twoplustwo.tables.load import Tables, default_dir, open_tables
+
+__all__ = ["BUNDLED", "clear_cache", "get_tables", "install_bundled", "load_tables"]
+
+#: Where the package keeps its table bundle, if it was built with one (``make wheel``).
+BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bundled", bundle_name())
+
+
+def load_tables(path: str | os.PathLike[str] | None = None, *, verify: bool = False) -> Tables:
+    """Memory-map a table set read-only after checking its manifest and file sizes.
+
+    ``path`` defaults to :func:`~twoplustwo.tables.load.default_path`, where
+    the package's bundle is installed first if no set is there
+    (:func:`install_bundled`). ``verify=True`` also hashes every byte.
+    Missing tables raise :class:`~twoplustwo.tables.format.TableError`
+    saying how to build or install them. A manifest or listed file that is
+    not a regular file raises it too, naming it (a FIFO is refused, never
+    waited on); a symbolic link to a regular file is fine.
+    """
+    if path is None:
+        path = default_dir()
+        install_bundled(path)
+    return open_tables(path, verify=verify)
+
+
+def install_bundled(target: str | os.PathLike[str]) -> bool:
+    """Install the package's bundle into ``target`` if it holds no table set; True if this call installed it.
+
+    Nothing happens when ``target`` has a ``manifest.json`` (whatever its
+    state) or the package carries no bundle. Concurrent callers, in
+    threads or processes, install once: the directory's lock is held from
+    the check to the publish.
+    """
+    root = os.fspath(target)
+    if os.path.lexists(os.path.join(root, MANIFEST)) or not os.path.isfile(BUNDLED):
+        return False
+    created = _make_dirs(root)
+    try:
+        with _DirectoryLock(root):
+            if os.path.lexists(os.path.join(root, MANIFEST)):
+                return False  # another process installed it while this one waited
+            from twoplustwo.tables.bundle import install_bundle
+
+            size = os.path.getsize(BUNDLED) / 1e6
+            print(f"twoplustwo: first use: installing the tables ({size:.1f} MB bundle) into {root}", file=sys.stderr)
+            install_bundle(BUNDLED, root)
+            return True
+    except BaseException:
+        for d in reversed(created):  # deepest last created first; only while empty
+            try:
+                os.rmdir(d)
+            except OSError:
+                break
+        raise
+
+
+def _make_dirs(root: str) -> list[str]:
+    """Create ``root`` and its missing parents; the ones created, outermost first."""
+    missing: list[str] = []
+    d = os.path.abspath(root)
+    while not os.path.isdir(d):
+        missing.append(d)
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    made: list[str] = []
+    for d in reversed(missing):
+        try:
+            os.mkdir(d)
+        except FileExistsError:
+            continue  # made by a concurrent first use: not ours to remove
+        made.append(d)
+    return made
+
+
+class _DirectoryLock:
+    """An exclusive ``flock`` on a directory itself, for the length of a ``with``; nothing where flock is missing.
+
+    The directory, not a file in it: the install publishes under its own
+    ``.lock`` (:mod:`twoplustwo.tables.publish`), which a lock of this
+    process on another descriptor would block.
+    """
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._fd: int | None = None
+
+    def __enter__(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # no advisory locks: concurrent installs publish the same files, each whole
+            return
+        self._fd = os.open(self._path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        fcntl.flock(self._fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing drops the lock
+            self._fd = None
+
+
+# -------------------------------------------------------------------- the process's default set
+
+_lock = threading.Lock()
+_cached: Tables | None = None
+
+
+def clear_cache() -> None:
+    """Forget the default tables, so the next use loads them again (say after a rebuild)."""
+    global _cached
+    with _lock:
+        _cached = None
+        serve_default(None)
+
+
+def get_tables(tables: Tables | None = None) -> Tables:
+    """``tables`` if given, else the default set, loaded on first use and shared afterwards.
+
+    Every function that reads tables takes ``tables=None`` and resolves it here.
+    """
+    if tables is not None:
+        if not isinstance(tables, Tables):
+            raise TypeError(f"tables must be a Tables from load_tables() or None, got {type(tables).__name__}")
+        return tables
+    t = _cached
+    if t is None:
+        t = _load_default()
+    return t
+
+
+def _load_default() -> Tables:
+    global _cached
+    with _lock:
+        if _cached is None:
+            t = load_tables()
+            # The C entry point of evaluate() serves the default set
+            # without a Python frame (not on the numpy backend).
+            serve_default(t.walker)
+            _cached = t
+        return _cached
+
+
+def _fresh_lock_in_child() -> None:
+    global _lock
+    _lock = threading.Lock()
+
+
+pool.after_fork(_fresh_lock_in_child)
