@@ -50,7 +50,8 @@ if TYPE_CHECKING:
     from twoplustwo.vocab.cards import RANKS, SUITS, format_card, format_cards, parse_card, parse_cards
     from twoplustwo.vocab.combos import COMBOS, HAND_CLASSES, N_COMBOS, combo_index, combo_indices
     from twoplustwo.vocab.games import GAMES
-    from twoplustwo.vocab.ranges import Range, class_combos, parse_range
+    from twoplustwo.vocab.range_notation import class_combos
+    from twoplustwo.vocab.ranges import Range, parse_range
     from twoplustwo.vocab.values import (
         CATEGORIES,
         CATEGORY_FIRST,
@@ -161,7 +162,7 @@ _HOME = {
     "HAND_CLASSES": "vocab.combos",
     "N_COMBOS": "vocab.combos",
     "Range": "vocab.ranges",
-    "class_combos": "vocab.ranges",
+    "class_combos": "vocab.range_notation",
     "combo_index": "vocab.combos",
     "combo_indices": "vocab.combos",
     "parse_range": "vocab.ranges",

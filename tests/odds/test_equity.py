@@ -159,6 +159,9 @@ def test_text() -> None:
         ((["AsAhKs", "KdKc"],), {}, "player 1: a Hold'em hand has 2 hole cards, got 3"),
         ((["AsAh", "Kd"],), {}, "player 2: a Hold'em hand has 2 hole cards, got 1"),
         ((["AsAh", "KdKd"],), {}, "player 2: not a hand .*duplicate.* nor a range .*KdKd"),
+        # Solver weights and percents mark text as a range: only the range's error is given.
+        ((["AsAh", "AK:2"],), {}, r"^player 2: item 1 \('AK:2'\) at offset 0: .*"),
+        ((["AsAh", "101%"],), {}, r"^player 2: item 1 \('101%'\) at offset 0: .*"),
         ((["AsAh", "KdXc"],), {}, "player 2: not a hand .*unknown rank"),
         ((["AsAh", "QQ+,AKx"],), {}, r"player 2: item 2 \('AKx'\) at offset 4"),
         ((["AsAh", ""],), {}, "player 2: a Hold'em hand has 2 hole cards, got 0"),

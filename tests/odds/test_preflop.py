@@ -24,7 +24,7 @@ from twoplustwo.odds.preflop import (
 from twoplustwo.odds.results import PlayerEquity
 from twoplustwo.vocab.cards import parse_cards
 from twoplustwo.vocab.combos import COMBOS, HAND_CLASSES
-from twoplustwo.vocab.ranges import class_combos
+from twoplustwo.vocab.range_notation import class_combos
 
 # A small grid with pairs, suited and offsuit classes, a class against itself and shared cards.
 GRID_A = ["AA", "72o"]

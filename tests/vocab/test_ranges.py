@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from decimal import Decimal, localcontext
 from functools import cache
 from itertools import combinations
 
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from twoplustwo.vocab.class_order import CLASS_ORDER
 from twoplustwo.vocab.combos import (
     CLASS_OF,
     CLASS_ROWS,
@@ -22,7 +24,8 @@ from twoplustwo.vocab.combos import (
     combo_index,
     combo_indices,
 )
-from twoplustwo.vocab.ranges import Range, class_combos, class_index, parse_range
+from twoplustwo.vocab.range_notation import class_combos, class_index
+from twoplustwo.vocab.ranges import Range, parse_range
 
 # The oracle works on card ints by division and remainder and on its own
 # spellings, so it shares no tables with the parser.
@@ -282,6 +285,8 @@ def test_blank_text_is_the_empty_range() -> None:
 
 # --- errors ---------------------------------------------------------------------
 
+SUFFIXES = "both ends of a '-' range of non-pairs need 's', both 'o' or both neither, as in 'A5s-A2s' or 'A5-A2'"
+
 
 @pytest.mark.parametrize(
     ("text", "message"),
@@ -302,8 +307,9 @@ def test_blank_text_is_the_empty_range() -> None:
         ("QQ+, AKs , XYZ", "item 3 ('XYZ') at offset 11"),
         ("[50]AKs,QQ[/50] ZZ", "item 3 ('ZZ') at offset 16"),
         ("KAs", "item 1 ('KAs') at offset 0: write the higher rank first ('AKs')"),
-        ("AT+", "item 1 ('AT+') at offset 0: a '+' on a non-pair needs 's' or 'o', as in 'ATs+'"),
-        ("A5-A2", "both ends of a '-' range of non-pairs need 's' or 'o', as in 'A5s-A2s'"),
+        # "AT+" and "A5-A2" were errors before runs without 's' or 'o' (test_unsuffixed_runs_match_the_oracle).
+        ("A5-A2s", "item 1 ('A5-A2s') at offset 0: " + SUFFIXES),
+        ("A5o-A2", "item 1 ('A5o-A2') at offset 0: " + SUFFIXES),
         ("A5s-K2s", "both ends of a '-' range need the same top card, as in 'A5s-A2s'"),
         ("A5s-A2o", "both ends of a '-' range must be suited or both offsuit"),
         ("QQ-AKs", "a '-' range joins two pairs or two non-pairs"),
@@ -600,3 +606,372 @@ def test_round_trip_whole_classes(classes: dict[str, float], extra: dict[Combo, 
     d.update(extra)
     text = str(from_dict(d))
     assert content(parse_range(text)) == d
+
+
+# --- runs without 's' or 'o' --------------------------------------------------------
+
+
+def unsuffixed_items() -> list[tuple[str, set[Combo]]]:
+    """'XY+' and 'XY-XZ' without 's' or 'o', every top card and kicker: suited and offsuit together."""
+    out: list[tuple[str, set[Combo]]] = []
+    for top in range(1, 13):
+        t = R[top]
+        for k in range(top):
+            up = range(k, top)
+            out.append((t + R[k] + "+", suited(top, up) | offsuit(top, up)))
+            for k2 in range(top):
+                span = range(min(k, k2), max(k, k2) + 1)
+                out.append((f"{t}{R[k]}-{t}{R[k2]}", suited(top, span) | offsuit(top, span)))
+    return out
+
+
+def test_unsuffixed_runs_match_the_oracle() -> None:
+    items = unsuffixed_items()
+    assert len(items) == 78 + sum(t * t for t in range(1, 13))
+    wrong = []
+    for text, expected in items:
+        for spelling in [text, text.lower(), text.replace("T", "10")]:
+            r = parse_range(spelling)
+            if combos_of(r) != expected or set(r.weights.tolist()) != {1.0}:
+                wrong.append(spelling)
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("text", "same", "count"),
+    [
+        ("A2+", "A2s+,A2o+", 192),
+        ("KT+", "KTs+,KTo+", 48),
+        ("AK-AJ", "AKs-AJs,AKo-AJo", 48),
+        ("AJ-AK", "AKs-AJs,AKo-AJo", 48),
+        ("87-82", "87s-82s,87o-82o", 96),
+        ("AT+", "ATs+,ATo+", 64),
+        ("A5-A2", "A5s-A2s,A5o-A2o", 64),
+        ("AK+", "AK", 16),
+        ("AK-AK", "AK", 16),
+        ("32+", "32s,32o", 16),
+        ("a2+ k10+", "A2s+,A2o+,KTs+,KTo+", 240),
+    ],
+)
+def test_unsuffixed_runs_are_both_kinds(text: str, same: str, count: int) -> None:
+    r = parse_range(text)
+    assert r == parse_range(same) and len(r) == count
+
+
+# --- percent ranges -------------------------------------------------------------------
+
+
+def top_oracle(percent: str) -> set[Combo]:
+    """The top percent by the documented rule, one class at a time in the committed order, in decimals."""
+    with localcontext() as ctx:
+        ctx.prec = 100
+        share = Decimal(percent) * 1326 / 100
+    out: set[Combo] = set()
+    for cls in CLASS_ORDER:
+        if len(out) >= share:  # the classes before this one already hold the share
+            break
+        out |= class_oracle(cls)
+    return out
+
+
+def cumulative() -> list[int]:
+    """The combos of the first 1, 2, .., 169 classes of the order."""
+    out, total = [], 0
+    for cls in CLASS_ORDER:
+        total += len(class_oracle(cls))
+        out.append(total)
+    return out
+
+
+def decimal(numerator: int, places: int) -> str:
+    """numerator / 10**places written as a decimal."""
+    whole, part = divmod(numerator, 10**places)
+    return f"{whole}.{part:0{places}d}"
+
+
+PERCENTS = [str(p) for p in range(101)] + ["0.0", "100.0", ".5", "7.", "12.5", "33.333", "99.99", "0.001", "050"]
+
+
+def test_percent_matches_the_oracle() -> None:
+    wrong = []
+    for p in PERCENTS:
+        expected = top_oracle(p)
+        for text in [f"{p}%", f"top {p}%", f"TOP{p}%", f"Top \t\n {p}%"]:
+            r = parse_range(text)
+            if combos_of(r) != expected or set(r.weights.tolist()) - {1.0}:
+                wrong.append(text)
+    assert wrong == []
+
+
+def test_percent_is_the_smallest_prefix_of_whole_classes_reaching_the_share() -> None:
+    sizes = [len(class_oracle(cls)) for cls in CLASS_ORDER]
+    for p in PERCENTS:
+        r = parse_range(f"{p}%")
+        got = combos_of(r)
+        taken = [cls for cls in CLASS_ORDER if class_oracle(cls) <= got]
+        assert taken == list(CLASS_ORDER[: len(taken)]), p  # whole classes, a prefix of the order
+        assert len(r) == sum(sizes[: len(taken)])
+        share = Decimal(p) * 1326 / 100
+        assert len(r) >= share, p
+        if taken:
+            assert len(r) - sizes[len(taken) - 1] < share, p
+
+
+def test_percent_at_every_class_boundary() -> None:
+    cum = cumulative()
+    assert cum[-1] == 1326
+    exact = []
+    for k, total in enumerate(cum):
+        # The share is `total` combos at total * 100 / 1326 percent: at or just below it the
+        # first k + 1 classes reach the share, just above it the next class is needed too.
+        scaled, rest = divmod(total * 100 * 10**12, 1326)
+        below = decimal(scaled if rest else scaled - 1, 12)
+        assert len(parse_range(below + "%")) == total
+        if rest == 0:
+            exact.append(decimal(scaled, 12))
+            assert len(parse_range(exact[-1] + "%")) == total
+        if k + 1 < len(cum):
+            assert len(parse_range(decimal(scaled + 1, 12) + "%")) == cum[k + 1]
+    assert exact[-1] == "100.000000000000"
+    assert [len(parse_range(f"{p}%")) for p in ["0", "0.000000001", "100"]] == [0, 6, 1326]
+
+
+SPANS = ["0", "2.5", "5", "10", "15", "33.3", "50", "99.9", "100"]
+
+
+def test_percent_spans_match_the_oracle() -> None:
+    wrong = []
+    for a in SPANS:
+        for b in SPANS:
+            low, high = sorted((a, b), key=Decimal)
+            expected = top_oracle(high) - top_oracle(low)
+            for text in [f"{a}%-{b}%", f"top {a}%-{b}%"]:
+                if combos_of(parse_range(text)) != expected:
+                    wrong.append(text)
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical", "count"),
+    [
+        ("0%", "", 0),
+        ("100%", "random", 1326),
+        ("top 2%", "TT+", 30),
+        ("10%", "66+,A8s+,KJs+,ATo+", 134),
+        ("5%-15%", "66-55,ATs-A5s,K9s+,QJs,AQo-A9o,KJo+", 128),
+        ("15%-5%", "66-55,ATs-A5s,K9s+,QJs,AQo-A9o,KJo+", 128),
+        ("2%-2%", "", 0),
+        ("[50]top 2%[/50], AhAs", "AsAh,[50]KK-TT,AsAd,AsAc,AhAd,AhAc,AdAc[/50]", 30),
+        ("top 2%, AA:0", "KK-TT", 24),
+        ("AKs, top 1%:0.5", "AKs,[50]QQ+[/50]", 22),
+    ],
+)
+def test_percent_examples(text: str, canonical: str, count: int) -> None:
+    r = parse_range(text)
+    assert str(r) == canonical and len(r) == count and parse_range(canonical) == r
+
+
+# --- ':' weights ------------------------------------------------------------------------
+
+AHKH = frozenset((50, 46))
+
+
+@pytest.mark.parametrize(
+    ("number", "weight"),
+    [
+        ("1", 1.0),
+        ("1.0", 1.0),
+        ("1.", 1.0),
+        ("0.5", 0.5),
+        (".25", 0.25),
+        ("0.333", 0.333),
+        ("0.1", 0.1),
+        ("0.0000001", 1e-7),
+        ("0." + "0" * 300 + "1", 1e-301),
+        ("0", 0.0),
+        ("0.000", 0.0),
+    ],
+)
+def test_colon_weight_is_the_decimal_rounded_once(number: str, weight: float) -> None:
+    assert content(parse_range(f"AhKh:{number}")) == ({AHKH: weight} if weight else {})
+
+
+def test_colon_weights_against_the_oracle() -> None:
+    got = content(parse_range("AK:0.5,QQ+:0.25,AhKh:1"))
+    expected = {c: 0.5 for c in suited(12, [11]) | offsuit(12, [11])}
+    expected |= {c: 0.25 for c in pairs([10, 11, 12])}
+    expected[AHKH] = 1.0
+    assert got == expected
+    every = {frozenset(p) for p in PAIRS}
+    assert combos_of(parse_range("random,AA:0")) == every - pairs([12])
+    aces = suited(12, range(12)) | offsuit(12, range(12))
+    assert combos_of(parse_range("any:1, A2+:0, 22+:0")) == every - pairs(range(13)) - aces
+    assert content(parse_range("AK:0,AhKh")) == {AHKH: 1.0}
+    assert content(parse_range("AhKh,AK:0")) == {}
+    assert content(parse_range("AA:0")) == {}
+    assert content(parse_range("[50]QQ[/50],QhQs:0.75,KK:0.125")) == (
+        {c: 0.5 for c in pairs([10])} | {frozenset((42, 43)): 0.75} | {c: 0.125 for c in pairs([11])}
+    )
+    assert content(parse_range("top 1%:0.5, 10%-2%:0")) == {c: 0.5 for c in pairs([10, 11, 12])}
+
+
+# --- errors of the new forms -------------------------------------------------------------
+
+PERCENT = "expected a percent like '10%', 'top 10%' or '5%-15%'"
+OUTSIDE = "a percent must be at least 0 and at most 100"
+TOP = "'top' comes before a percent, as in 'top 10%'"
+COLON = "expected a weight from 0 to 1 after ':', as in 'AK:0.5'"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("101%", f"item 1 ('101%') at offset 0: {OUTSIDE}"),
+        ("100.001%", f"item 1 ('100.001%') at offset 0: {OUTSIDE}"),
+        ("5%-100.5%", f"item 1 ('5%-100.5%') at offset 0: {OUTSIDE}"),
+        ("top 200%", f"item 1 ('top 200%') at offset 0: {OUTSIDE}"),
+        ("-5%", f"item 1 ('-5%') at offset 0: {PERCENT}"),
+        ("5%-", f"item 1 ('5%-') at offset 0: {PERCENT}"),
+        ("%", f"item 1 ('%') at offset 0: {PERCENT}"),
+        ("10%%", f"item 1 ('10%%') at offset 0: {PERCENT}"),
+        ("5-15%", f"item 1 ('5-15%') at offset 0: {PERCENT}"),
+        ("5%15%", f"item 1 ('5%15%') at offset 0: {PERCENT}"),
+        ("1e1%", f"item 1 ('1e1%') at offset 0: {PERCENT}"),
+        ("5%-10%-15%", f"item 1 ('5%-10%-15%') at offset 0: {PERCENT}"),
+        ("AK%", f"item 1 ('AK%') at offset 0: {PERCENT}"),
+        ("top 10%%", f"item 1 ('top 10%%') at offset 0: {PERCENT}"),
+        ("QQ+, top\t10%, 5%-x%", f"item 3 ('5%-x%') at offset 14: {PERCENT}"),
+        ("AKs, top 10%, XYZ", "item 3 ('XYZ') at offset 14: expected a class like"),
+        ("top", f"item 1 ('top') at offset 0: {TOP}"),
+        ("top 5", f"item 1 ('top') at offset 0: {TOP}"),
+        ("top 10 %", f"item 1 ('top') at offset 0: {TOP}"),
+        ("AKs TOP", f"item 2 ('TOP') at offset 4: {TOP}"),
+        ("top, 10%", f"item 1 ('top') at offset 0: {TOP}"),
+        ("top top 10%", f"item 1 ('top') at offset 0: {TOP}"),
+        ("top [50]10%[/50]", f"item 1 ('top') at offset 0: {TOP}"),
+        ("top:0.5 10%", f"item 1 ('top:0.5') at offset 0: {TOP}"),
+        ("AK:2", "item 1 ('AK:2') at offset 0: a ':' weight must be at least 0 and at most 1"),
+        ("AK:1.0001", "item 1 ('AK:1.0001') at offset 0: a ':' weight must be at least 0 and at most 1"),
+        ("AK:-1", f"item 1 ('AK:-1') at offset 0: {COLON}"),
+        ("AK:", f"item 1 ('AK:') at offset 0: {COLON}"),
+        ("AK: 0.5", f"item 1 ('AK:') at offset 0: {COLON}"),
+        ("AK:0.5:0.5", f"item 1 ('AK:0.5:0.5') at offset 0: {COLON}"),
+        ("AK:1e-1", f"item 1 ('AK:1e-1') at offset 0: {COLON}"),
+        ("AK:50%", f"item 1 ('AK:50%') at offset 0: {COLON}"),
+        (":0.5", "item 1 (':0.5') at offset 0: expected an item before ':', as in 'AK:0.5'"),
+        ("QQ :0.5", "item 2 (':0.5') at offset 3: expected an item before ':', as in 'AK:0.5'"),
+        ("XYZ:0.5", "item 1 ('XYZ:0.5') at offset 0: expected a class like"),
+        ("AK+s:0.5", "item 1 ('AK+s:0.5') at offset 0: '+' must come last, as in 'QQ+' or 'A2s+'"),
+        ("AAs:0.5", "item 1 ('AAs:0.5') at offset 0: a pair cannot be suited or offsuit"),
+        ("101%:0.5", f"item 1 ('101%:0.5') at offset 0: {OUTSIDE}"),
+        (
+            "[50]AK:0.5[/50]",
+            "item 1 ('AK:0.5') at offset 4: a ':' weight cannot go inside a bracket ('[50]' at offset 0 is open)",
+        ),
+        (
+            "QQ, [50]AK, KK:1[/50]",
+            "item 3 ('KK:1') at offset 12: a ':' weight cannot go inside a bracket ('[50]' at offset 4 is open)",
+        ),
+        ("[50]AK:2[/50]", "item 1 ('AK:2') at offset 4: a ':' weight cannot go inside a bracket"),
+        ("AK:0." + "0" * 400 + "1", "at offset 0: the weight is too small for a float"),
+    ],
+)
+def test_bad_new_items(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse_range(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("1" * 1001 + "%", "item 1 ('" + "1" * 40 + "'...) at offset 0: a percent has at most 1,000 characters"),
+        ("5%-0." + "0" * 5000 + "1%", "item 1 ('5%-0." + "0" * 35 + "'...) at offset 0: a percent has at most 1,000"),
+        ("AK:" + "1" * 5000, "item 1 ('AK:" + "1" * 37 + "'...) at offset 0: a weight has at most 1,000 characters"),
+        ("top" + " " * LONG + "1%%", "item 1 ('top" + " " * 37 + "'...) at offset 0: " + PERCENT),
+        ("top " + "x" * LONG, "item 1 ('top') at offset 0: " + TOP),
+    ],
+    ids=lambda x: x[:12],
+)
+def test_long_new_items_are_cut_short_in_messages(text: str, start: str) -> None:
+    with pytest.raises(ValueError) as e:
+        parse_range(text)
+    assert str(e.value).startswith(start) and len(str(e.value)) < 200
+
+
+def test_percent_and_weight_of_up_to_1000_characters_are_read() -> None:
+    assert len(parse_range("2." + "0" * 998 + "%")) == 30
+    assert parse_range("AhKh:0." + "5" * 998).weight_of("AhKh") == float("0." + "5" * 998)
+
+
+# --- round trips with every item form ------------------------------------------------------
+
+
+@cache
+def item_pool() -> list[tuple[str, frozenset[Combo]]]:
+    items = oracle_items() + unsuffixed_items() + [("random", {frozenset(p) for p in PAIRS})]
+    return [(text, frozenset(expected)) for text, expected in items]
+
+
+def percent_text(n: int) -> str:
+    return decimal(n, 2).rstrip("0").rstrip(".") or "0"
+
+
+percent_items = st.one_of(
+    st.builds(
+        lambda n, top: (("top " if top else "") + percent_text(n) + "%", top_oracle(percent_text(n))),
+        st.integers(0, 10000),
+        st.booleans(),
+    ),
+    st.builds(
+        lambda a, b: (
+            f"{percent_text(a)}%-{percent_text(b)}%",
+            top_oracle(percent_text(max(a, b))) - top_oracle(percent_text(min(a, b))),
+        ),
+        st.integers(0, 10000),
+        st.integers(0, 10000),
+    ),
+)
+colon_weights = st.one_of(
+    st.sampled_from([None, None, None, "1", "0", "0.5", ".25", "0.333", "1.0", "0.125"]),
+    st.floats(min_value=0.0, max_value=1.0).map(lambda x: format(Decimal(repr(x)), "f")),
+)
+BRACKETS = {"50": 0.5, "25": 0.25, "33.3": 0.333, "12.5": 0.125, "100": 1.0}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(st.sampled_from(item_pool()), percent_items),
+            colon_weights,
+            st.sampled_from([None, None, *BRACKETS]),
+        ),
+        max_size=12,
+    ),
+    st.sampled_from([",", ", ", " ", "\n"]),
+)
+def test_round_trip_every_form(
+    items: list[tuple[tuple[str, set[Combo]], str | None, str | None]], separator: str
+) -> None:
+    parts: list[str] = []
+    expected: dict[Combo, float] = {}
+    for (text, combos), number, bracket in items:
+        if bracket is not None:
+            parts.append(f"[{bracket}]{text}[/{bracket}]")
+            weight = BRACKETS[bracket]
+        elif number is not None:
+            parts.append(f"{text}:{number}")
+            weight = float(number)
+        else:
+            parts.append(text)
+            weight = 1.0
+        for c in combos:
+            if weight:
+                expected[c] = weight
+            else:
+                expected.pop(c, None)
+    r = parse_range(separator.join(parts))
+    assert content(r) == expected
+    canonical = str(r)
+    back = parse_range(canonical)
+    assert back == r and str(back) == canonical

@@ -25,7 +25,7 @@ import numpy as np
 from twoplustwo.odds.results import PlayerEquity, equity_table
 from twoplustwo.tables.atomic import check_target, write_file
 from twoplustwo.vocab.combos import HAND_CLASSES
-from twoplustwo.vocab.ranges import class_index
+from twoplustwo.vocab.range_notation import class_index
 
 __all__ = ["csv_bytes", "draw_png", "png_bytes", "preflop_table", "write_csv"]
 

@@ -71,7 +71,7 @@ def parse_player(i: int, player: object, omaha: bool) -> CheckedPlayer:
             except ValueError as not_range:
                 # Text with a range's marks was meant as a range; else say
                 # why it is neither.
-                if any(mark in player for mark in ",+-[") or player.strip().lower() in ("random", "any"):
+                if any(mark in player for mark in ",+-[:%") or player.strip().lower() in ("random", "any"):
                     raise ValueError(f"{where}: {not_range}") from None
                 raise ValueError(f"{where}: not a hand ({not_cards}) nor a range ({not_range})") from None
             return _range_player(where, r)

@@ -50,7 +50,7 @@ from twoplustwo.progress import progress
 from twoplustwo.tables.default import get_tables, load_tables
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.combos import CLASS_ROWS, COMBOS, HAND_CLASSES, N_COMBOS
-from twoplustwo.vocab.ranges import class_combos, class_index
+from twoplustwo.vocab.range_notation import class_combos, class_index
 
 __all__ = [
     "BOARDS_HEADS_UP",

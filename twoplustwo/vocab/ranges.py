@@ -1,7 +1,8 @@
-"""Starting-hand ranges in PokerStove/Equilab notation, over the 1,326 two-card combos.
+"""Starting-hand ranges in PokerStove/Equilab and solver notation, over the 1,326 two-card combos.
 
-:func:`parse_range` reads the notation of PokerStove and Equilab into a
-:class:`Range`, a set of two-card combos each with a weight in (0, 1]:
+:func:`parse_range` reads the notation of PokerStove, Equilab and the
+PioSolver/GTO+ exports into a :class:`Range`, a set of two-card combos each
+with a weight in (0, 1]:
 
 >>> len(parse_range("QQ+,AKs"))
 22
@@ -18,18 +19,52 @@ An item is one of:
   rank first;
 * ``A2s+`` raises the kicker up to one below the top card (``A2s`` .. ``AKs``),
   ``K9o-K6o`` covers the kickers between its ends inclusive (either order);
+  without ``s`` or ``o`` (``A2+``, ``KT+``, ``AK-AJ``, ``87-82``) a run covers
+  both, so ``A2+`` is ``A2s+,A2o+`` (as ``AK`` is ``AKs,AKo``), and both ends
+  of a ``-`` run say ``s``, both ``o`` or both neither;
 * a hand ``AhKh``: two cards of two characters each, as
-  :func:`twoplustwo.vocab.cards.parse_card` spells them.
+  :func:`twoplustwo.vocab.cards.parse_card` spells them;
+* a percent ``10%`` or ``top 10%`` (the same; blanks may follow ``top``):
+  the strongest whole classes holding at least 10% of the combos, and
+  ``5%-15%`` (either order): those of ``top 15%`` that are not in ``top 5%``.
+
+A percent is a decimal number in [0, 100]. The classes go in the order of
+:data:`twoplustwo.vocab.class_order.CLASS_ORDER`, by exact equity heads-up
+against a random hand (ties, of which there are none, would keep the
+``HAND_CLASSES`` order); ``top p%`` walks that order counting combos (6 a
+pair, 4 a suited class, 12 an offsuit one) and takes each class whose
+predecessors hold fewer than ``p`` percent of the 1,326 combos: the fewest
+whole classes from the top holding at least ``p`` percent. So ``0%`` is
+empty, ``100%`` is ``random``, and ``10%`` holds 134 combos:
+
+>>> r = parse_range("top 10%")
+>>> len(r), str(r), parse_range("10%") == r
+(134, '66+,A8s+,KJs+,ATo+', True)
+>>> str(parse_range("10%-15%")), str(parse_range("A2+")), str(parse_range("87-84"))
+('55,A7s-A5s,KTs-K9s,QJs,A9o,KJo+', 'A2s+,A2o+', '84s+,84o+')
 
 Ranks are ``2``-``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``, ``A``, and every
 letter may be in either case (``aks`` is ``AKs``). Items between ``[w]`` and
 ``[/w]`` weigh ``w / 100``, ``w`` a decimal number in (0, 100]; other items
 weigh 1; brackets do not nest, and ``[/w]`` must repeat the weight of the
-open ``[w]``; ``w`` has at most 1,000 characters. An item that repeats a
-combo overrides its weight: the later item wins, so ``[50]AKs[/50],AhKh``
-holds AhKh at weight 1.
+open ``[w]``; ``w`` has at most 1,000 characters. As in the solvers, an item
+followed by ``:w``, ``w`` a decimal number in [0, 1], weighs ``w``, and ``:0``
+leaves its combos out (``random,AA:0`` is every hand but aces); an item inside
+brackets has no ``:w``. An item that repeats a combo overrides its weight: the
+later item wins, so ``[50]AKs[/50],AhKh`` holds AhKh at weight 1.
 
-``str()`` gives the canonical notation, which parses back to the same range:
+>>> r = parse_range("AK:0.5,QQ+:0.25,AhKh:1,KK:0")
+>>> len(r), r.weight_of("AhKh"), r.weight_of("AsKs"), r.weight_of("QsQh"), "KsKh" in r
+(28, 1.0, 0.5, 0.25, False)
+>>> str(r)
+'AhKh,[50]AKo,AsKs,AdKd,AcKc[/50],[25]AA,QQ[/25]'
+>>> parse_range("[50]AK:0.5[/50]")
+Traceback (most recent call last):
+...
+ValueError: item 1 ('AK:0.5') at offset 4: a ':' weight cannot go inside a bracket ('[50]' at offset 0 is open)
+
+``str()`` gives the canonical notation, which parses back to the same range;
+it writes no ``A2+``, percent or ``:w`` items:
 
 >>> str(parse_range("KK, AA, AKs, AQs, AJs, AhKh, AdKd, [25]Q9o-Q7o, 87s[/25]"))
 'KK+,AJs+,[25]87s,Q9o-Q7o[/25]'
@@ -56,221 +91,29 @@ The combos and the 169 starting-hand classes themselves are in
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.vocab.cards import RANKS, CardLike, parse_card, parse_cards
+from twoplustwo.vocab.cards import RANKS, CardLike, parse_cards
 from twoplustwo.vocab.combos import (
-    ALL_ROWS,
     CLASS_OF,
-    CLASS_ROWS,
     CLASS_SIZE,
     COMBO_ROW,
     COMBOS,
     N_COMBOS,
     card_name,
     combo_indices,
-    offsuit_class,
-    pair_class,
-    suited_class,
 )
+from twoplustwo.vocab.range_notation import parse_weights
 
-__all__ = ["Range", "class_combos", "class_index", "parse_range"]
-
-_RANK = r"(10|[2-9tjqka])"
-# Two ranks and an optional suitedness letter: one end of a class item.
-_CLASS_RE = re.compile(_RANK + _RANK + r"([so]?)", re.IGNORECASE)
-_SUIT = "[cdhs\u2663\u2666\u2665\u2660\u2667\u2662\u2661\u2664]"
-# Rank, suit, rank, suit with one-character ranks, so "10" never appears.
-_HAND_RE = re.compile(f"[2-9tjqka]{_SUIT}[2-9tjqka]{_SUIT}", re.IGNORECASE)
-_WEIGHT_RE = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
-# Emoji keyboards append VARIATION SELECTOR-16 to suit symbols.
-_VS16 = "\ufe0f"
-_RANK_OF = {ch: r for r, ch in enumerate(RANKS)}
-_RANK_OF["10"] = 8
-
-_SYNTAX = "expected a class like 'AKs', 'QQ+', 'A2s+' or 'A5s-A2s', a hand like 'AhKh', or 'random'"
-
-# The longest weight read, in characters: far beyond any weight a float
-# tells apart (the canonical notation writes at most about 330), and short
-# enough that reading it as a fraction costs nothing.
-_MAX_WEIGHT = 1000
-# The most characters of the user's text a message quotes (escapes included).
-_ECHO = 40
-
-
-def _quote(text: str) -> str:
-    """``text`` quoted for a message, cut to :data:`_ECHO` characters and ``...``: short whatever the input."""
-    # ascii(): the message is the same bytes whatever the terminal's locale.
-    # An escape (\u2660) counts its length, so a cut never splits one.
-    shown = text[:_ECHO]
-    while len(ascii(shown)) > _ECHO + 2:
-        shown = shown[:-1]
-    return ascii(shown) if shown == text else ascii(shown) + "..."
-
-
-class _ItemError(Exception):
-    """Why one item is wrong; the parser adds which item it is."""
-
-
-def _class_end(text: str) -> tuple[int, int, str]:
-    # One end of a class item as (higher rank, lower rank, "s" | "o" | "").
-    m = _CLASS_RE.fullmatch(text)
-    if m is None:
-        raise _ItemError(_SYNTAX)
-    first, second = _RANK_OF[m[1].upper()], _RANK_OF[m[2].upper()]
-    kind = m[3].lower()
-    if first == second and kind:
-        raise _ItemError("a pair cannot be suited or offsuit")
-    if first < second:
-        raise _ItemError(f"write the higher rank first ({ascii(m[2] + m[1] + m[3])})")
-    return first, second, kind
-
-
-def _nonpair_classes(top: int, kickers: Iterable[int], kind: str) -> list[int]:
-    if kind == "s":
-        return [suited_class(top, k) for k in kickers]
-    return [offsuit_class(top, k) for k in kickers]
-
-
-def _item_classes(text: str) -> list[int]:
-    # The classes a class item covers, or _ItemError.
-    plus = text.endswith("+")
-    body = text[:-1] if plus else text
-    if "+" in body:
-        raise _ItemError("'+' must come last, as in 'QQ+' or 'A2s+'")
-    ends = body.split("-")
-    if len(ends) > 2:
-        raise _ItemError(_SYNTAX)
-    if len(ends) == 2 and plus:
-        raise _ItemError("a range has either '+' or '-', not both")
-    high, low, kind = _class_end(ends[0])
-    if len(ends) == 2:
-        high2, low2, kind2 = _class_end(ends[1])
-        if (high == low) != (high2 == low2):
-            raise _ItemError("a '-' range joins two pairs or two non-pairs")
-        if high == low:
-            return [pair_class(r) for r in range(min(high, high2), max(high, high2) + 1)]
-        if high != high2:
-            raise _ItemError("both ends of a '-' range need the same top card, as in 'A5s-A2s'")
-        if not kind or not kind2:
-            raise _ItemError("both ends of a '-' range of non-pairs need 's' or 'o', as in 'A5s-A2s'")
-        if kind != kind2:
-            raise _ItemError("both ends of a '-' range must be suited or both offsuit")
-        return _nonpair_classes(high, range(min(low, low2), max(low, low2) + 1), kind)
-    if high == low:
-        return [pair_class(r) for r in range(high, 13 if plus else high + 1)]
-    if not kind:
-        if plus:
-            raise _ItemError(f"a '+' on a non-pair needs 's' or 'o', as in {ascii(body + 's+')}")
-        return [suited_class(high, low), offsuit_class(high, low)]
-    return _nonpair_classes(high, range(low, high if plus else low + 1), kind)
-
-
-def _item_rows(item: str) -> npt.NDArray[np.intp]:
-    # The rows of COMBOS that one item covers, or _ItemError.
-    text = item.replace(_VS16, "")
-    if text.lower() in ("random", "any"):
-        return ALL_ROWS
-    if _HAND_RE.fullmatch(text):
-        a, b = parse_card(text[:2]), parse_card(text[2:])
-        if a == b:
-            raise _ItemError("the same card twice")
-        return np.array([COMBO_ROW[a, b]], dtype=np.intp)
-    if len(text) == 2 and _HAND_RE.fullmatch(text + text):
-        raise _ItemError("one card is not a hand (write two cards, as in 'AhKh')")
-    return np.concatenate([CLASS_ROWS[c] for c in _item_classes(text)])
-
-
-def _item_error(number: int, item: str, offset: int, why: str) -> ValueError:
-    return ValueError(f"item {number} ({_quote(item)}) at offset {offset}: {why}")
-
-
-def _bracket_error(tag: str, offset: int, why: str) -> ValueError:
-    return ValueError(f"bracket {_quote(tag)} at offset {offset}: {why}")
-
-
-def _parse(text: str) -> npt.NDArray[np.float64]:
-    weights = np.zeros(N_COMBOS)
-    weight = 1.0
-    # The open bracket as (its text, its offset, its weight in percent).
-    open_tag: tuple[str, int, Fraction] | None = None
-    items = 0
-    # What came last, ignoring blanks: a comma right after the start or after
-    # another comma, or right before the end, leaves an empty item.
-    last = "start"
-    pos, n = 0, len(text)
-    while pos < n:
-        ch = text[pos]
-        if ch.isspace():
-            pos += 1
-        elif ch == ",":
-            if last != "other":
-                raise _item_error(items + 1, "", pos, "empty item")
-            last = "comma"
-            pos += 1
-        elif ch == "[":
-            end = text.find("]", pos)
-            if end < 0:
-                raise _bracket_error("[", pos, "no ']' closes it")
-            tag = text[pos : end + 1]
-            inner = tag[1:-1]
-            closing = inner.startswith("/")
-            number = inner[1:] if closing else inner
-            if not _WEIGHT_RE.fullmatch(number):
-                raise _bracket_error(tag, pos, "expected a weight in percent, as in '[50]' .. '[/50]'")
-            if len(number) > _MAX_WEIGHT:
-                # Python refuses to read an int of more than 4,300 digits, with a message naming no bracket.
-                raise _bracket_error(tag, pos, f"a weight has at most {_MAX_WEIGHT:,} characters")
-            percent = Fraction(number)
-            if not 0 < percent <= 100:
-                raise _bracket_error(tag, pos, "a weight must be more than 0 and at most 100")
-            if closing:
-                if open_tag is None:
-                    raise _bracket_error(tag, pos, "no bracket is open")
-                if percent != open_tag[2]:
-                    raise _bracket_error(tag, pos, f"does not match {_quote(open_tag[0])} at offset {open_tag[1]}")
-                open_tag, weight = None, 1.0
-            else:
-                if open_tag is not None:
-                    why = f"brackets do not nest ({_quote(open_tag[0])} at offset {open_tag[1]} is open)"
-                    raise _bracket_error(tag, pos, why)
-                # Fraction to float rounds once, so "[33.3]" weighs exactly 0.333.
-                weight = float(percent / 100)
-                if weight == 0.0:
-                    raise _bracket_error(tag, pos, "the weight is too small for a float")
-                open_tag = (tag, pos, percent)
-            last = "other"
-            pos = end + 1
-        elif ch == "]":
-            raise _bracket_error("]", pos, "no '[' opens it")
-        else:
-            end = pos
-            while end < n and not text[end].isspace() and text[end] not in ",[]":
-                end += 1
-            items += 1
-            item = text[pos:end]
-            try:
-                weights[_item_rows(item)] = weight
-            except _ItemError as e:
-                raise _item_error(items, item, pos, str(e)) from None
-            last = "other"
-            pos = end
-    if last == "comma":
-        raise _item_error(items + 1, "", n, "empty item")
-    if open_tag is not None:
-        raise _bracket_error(open_tag[0], open_tag[1], "no closing bracket")
-    return weights
-
+__all__ = ["Range", "parse_range"]
 
 def parse_range(text: str) -> Range:
-    """Parse a range written in PokerStove/Equilab notation (see the module docstring).
+    """Parse a range written in PokerStove/Equilab or solver notation (see the module docstring).
 
     Blank text is the empty range.
 
@@ -286,39 +129,7 @@ def parse_range(text: str) -> Range:
     """
     if not isinstance(text, str):
         raise TypeError(f"expected a range as a str, got {type(text).__name__}")
-    return Range(_parse(text))
-
-
-def class_index(name: str) -> int:
-    """The position of a class name in ``HAND_CLASSES``, read as :func:`class_combos` reads it.
-
-    >>> class_index("AA"), class_index("aks"), class_index("32o"), class_index("22")
-    (0, 1, 167, 168)
-    """
-    try:
-        high, low, kind = _class_end(name)
-        if high != low and not kind:
-            raise _ItemError("say 's' or 'o' after a non-pair class")
-    except _ItemError as e:
-        raise ValueError(f"{_quote(name)} is not a hand class: {e}") from None
-    if high == low:
-        return pair_class(high)
-    return suited_class(high, low) if kind == "s" else offsuit_class(high, low)
-
-
-def class_combos(name: str) -> npt.NDArray[np.uint8]:
-    """The combos of one of the 169 starting-hand classes, higher card first, in ``COMBOS`` order.
-
-    A pair has 6 combos, a suited class 4 and an offsuit class 12. Letters may
-    be in either case and ``10`` may stand for ``T``.
-
-    >>> class_combos("AKs").tolist()
-    [[48, 44], [49, 45], [50, 46], [51, 47]]
-    >>> len(class_combos("qq")), len(class_combos("T9o"))
-    (6, 12)
-    """
-    out: npt.NDArray[np.uint8] = COMBOS[CLASS_ROWS[class_index(name)]][:, ::-1].copy()
-    return out
+    return Range(parse_weights(text))
 
 
 def _percent(weight: float) -> str:
@@ -370,8 +181,8 @@ def _items(present: npt.NDArray[np.bool_]) -> list[str]:
             continue
         suited = _runs(whole.get(("s", top), []))
         offsuit = _runs(whole.get(("o", top), []))
-        # AKs and AKo alone are written "AK"; longer runs keep their letter,
-        # since "AT+" is not part of the notation.
+        # AKs and AKo alone are written "AK"; longer runs keep their letter
+        # ("ATs+,ATo+", not "AT+"), as the canonical form always has.
         both = {run for run in suited if run[0] == run[1] and run in offsuit}
         for runs, kind, out in ((suited, "s", suited_items), (offsuit, "o", offsuit_items)):
             t = RANKS[top]

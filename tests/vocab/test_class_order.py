@@ -1,0 +1,54 @@
+"""The committed class order against the project's own exact enumeration, and the top-percent rule."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from twoplustwo.odds.preflop import GAMES_VS_RANDOM, preflop_vs_random
+from twoplustwo.vocab.class_order import CLASS_ORDER, GAMES, POINTS, top_classes
+from twoplustwo.vocab.combos import CLASS_SIZE, HAND_CLASSES
+
+
+@pytest.mark.slow
+def test_the_committed_order_is_the_exact_equity_order() -> None:
+    # The same recipe as the module docstring says generated the table (about 7 s).
+    results = preflop_vs_random(quiet=True)
+    assert list(results) == list(HAND_CLASSES)
+    assert {e.games for e in results.values()} == {GAMES}
+    points = {name: 2 * int(e.wins) + int(e.ties) for name, e in results.items()}
+    order = sorted(HAND_CLASSES, key=lambda name: (-points[name], HAND_CLASSES.index(name)))
+    assert CLASS_ORDER == tuple(order)
+    assert POINTS == tuple(points[name] for name in order)
+    assert all(e.equity == POINTS[CLASS_ORDER.index(name)] / (2 * GAMES) for name, e in results.items())
+
+
+def test_the_table_is_a_strict_order_of_every_class() -> None:
+    assert GAMES == GAMES_VS_RANDOM
+    assert sorted(CLASS_ORDER) == sorted(HAND_CLASSES) and len(CLASS_ORDER) == 169
+    assert len(POINTS) == 169 and all(isinstance(p, int) for p in POINTS)
+    # No ties, so the HAND_CLASSES tie-break never applies.
+    assert all(a > b for a, b in zip(POINTS, POINTS[1:]))
+    assert 0 < POINTS[-1] and POINTS[0] < 2 * GAMES
+    assert CLASS_ORDER[:3] == ("AA", "KK", "QQ") and CLASS_ORDER[-1] == "32o"
+
+
+def test_top_classes_walks_the_order() -> None:
+    sizes = [int(CLASS_SIZE[HAND_CLASSES.index(name)]) for name in CLASS_ORDER]
+    before = 0
+    for k, size in enumerate(sizes):
+        # Just above the combos before class k takes it; exactly at them does not.
+        at = Fraction(before * 100, 1326)
+        assert len(top_classes(at)) == k
+        assert len(top_classes(at + Fraction(1, 10**9))) == k + 1
+        before += size
+    assert before == 1326 and len(top_classes(Fraction(100))) == 169
+    got = top_classes(Fraction(50))
+    assert [HAND_CLASSES[c] for c in got] == list(CLASS_ORDER[: len(got)])
+
+
+@pytest.mark.parametrize("bad", [Fraction(-1, 10**9), Fraction(100) + Fraction(1, 10**9), Fraction(101)])
+def test_top_classes_refuses_a_percent_outside_0_100(bad: Fraction) -> None:
+    with pytest.raises(ValueError, match="a percent must be at least 0 and at most 100"):
+        top_classes(bad)
