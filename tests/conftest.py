@@ -17,6 +17,7 @@ import pytest
 
 from twoplustwo.kernels import reference
 from twoplustwo.kernels.choice import ENV_VAR, extension
+from twoplustwo.tables import system
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import MANIFEST
 from twoplustwo.tables.load import Tables, default_path
@@ -69,11 +70,20 @@ def _pmd_kib(addr: int) -> int:
     raise AssertionError(f"no mapping holds {addr:#x}")
 
 
+@pytest.fixture
+def advisory_locks() -> None:
+    """Skip where publishers take no locks (no flock, or the portable paths forced): nothing tells a live writer."""
+    if not system.LOCKS:
+        pytest.skip("no advisory locks on this path (twoplustwo.tables.system)")
+
+
 @pytest.fixture(scope="session")
 def system_maps_huge_file_pages(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Skip unless a file written in one write() and mapped with MADV_HUGEPAGE gets a 2 MiB page (Linux)."""
     if not sys.platform.startswith("linux") or not hasattr(mmap, "MADV_HUGEPAGE"):
         pytest.skip("2 MiB pages of files are Linux's")
+    if system.PORTABLE:
+        pytest.skip(f"${system.ENV_VAR} maps with Python's mmap, which gives no page advice")
     path = tmp_path_factory.mktemp("control") / "control.bin"
     with open(path, "wb", buffering=0) as fh:
         fh.write(np.arange(6 << 20, dtype=np.uint8).tobytes())

@@ -192,6 +192,12 @@ def test_info(capsys: pytest.CaptureFixture[str]) -> None:
     assert sum(nbytes.values()) == t.nbytes
     assert f"{t.nbytes:,}" in out
     assert "load time" in out and " ms" in out
+    from twoplustwo.kernels.choice import backend, extension
+    from twoplustwo.tables.system import describe
+
+    built = "built" if extension() is not None else "not built"
+    assert f"backend         {backend()} (the C extension was {built}" in out
+    assert "system          " + "; ".join(f"{job}: {how}" for job, how in describe().items()) in out
     for f in t.manifest["files"]:
         assert f["name"] in out and f["role"] in out
 
@@ -460,7 +466,7 @@ def test_preflop_command(capsys: pytest.CaptureFixture[str], monkeypatch: pytest
     calls.clear()
     csv_file, png = tmp_path / "grid.csv", tmp_path / "aa.png"
     code, out, err = run(["preflop", "--grid", "--vs", "KK", "--csv", str(csv_file)], capsys)
-    assert (code, out, err) == (0, "", "")  # --csv alone prints nothing
+    assert (code, out, err) == (0, "", f"wrote 1 row to {csv_file}\n")  # --csv alone prints only what it wrote
     assert calls == [("matchups", (None, ["KK"]), {"threads": None, "executor": None, "quiet": False})]
     assert csv_file.read_text().splitlines() == [
         "class_a,class_b,wins,ties,losses,games,equity",
@@ -554,15 +560,20 @@ def test_enumerate_passes_include_and_dead(capsys: pytest.CaptureFixture[str], m
 def test_install_tables_with_a_stub(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    def install_bundle(bundle: str, to: Path | None = None) -> Path:
+    asked: list[bool] = []
+
+    def install_bundle(bundle: str, to: Path | None = None, *, quiet: bool = False) -> Path:
         if bundle == "bad":
             raise ValueError("bad: not a twoplustwo bundle")
+        asked.append(quiet)
         return to or tmp_path
 
     monkeypatch.setitem(sys.modules, "twoplustwo.tables.bundle", SimpleNamespace(install_bundle=install_bundle))
     code, out, err = run(["install-tables", "x.bundle", "--to", str(tmp_path / "t")], capsys)
     assert (code, err) == (0, "")
     assert out == f"tables installed to {tmp_path / 't'}\n"
+    assert run(["install-tables", "x.bundle", "--quiet"], capsys)[0] == 0
+    assert asked == [False, True]  # --quiet reaches the install (no bar)
     line = assert_one_error_line(*run(["install-tables", "bad"], capsys))
     assert line == "twoplustwo: error: bad: not a twoplustwo bundle"
 
@@ -596,3 +607,252 @@ def test_python_m_bad_input() -> None:
     assert p.returncode == 2
     assert p.stdout == ""
     assert p.stderr.splitlines() == ["twoplustwo: error: card 4 ('Xs'): unknown rank 'X'"]
+
+
+# ---------------------------------------------------------------- eval omaha
+
+
+def _omaha_deals(n: int, seed: int) -> list[tuple[list[int], list[int]]]:
+    """``n`` random Omaha deals: 4-6 hole cards and a board of 3-5, all sizes in turn."""
+    import random
+
+    rng = random.Random(seed)
+    deals = []
+    for i in range(n):
+        cards = rng.sample(range(52), 11)
+        h, b = 4 + i % 3, 3 + (i // 3) % 3
+        deals.append((cards[:h], cards[h : h + b]))
+    return deals
+
+
+def _brute_force_omaha(hole: list[int], board: list[int]) -> tuple[int, int]:
+    """High (hold'em value) and eight-or-better low (0..56) by trying every two hole and three board cards."""
+    from itertools import combinations
+
+    from twoplustwo.hands.batch import evaluate
+
+    high, low = 0, 0
+    for pair in combinations(hole, 2):
+        for three in combinations(board, 3):
+            five = [*pair, *three]
+            high = max(high, evaluate(five))
+            low = max(low, _low_of(five))
+    return high, low
+
+
+def _low_of(five: list[int]) -> int:
+    """The eight-or-better low value (1..56, 0 for none) of five cards, from the ranks themselves."""
+    from twoplustwo.vocab.lows import LOW_MASKS, N_LOWS
+
+    ranks = {c >> 2 for c in five if c >> 2 <= 6 or c >> 2 == 12}  # deuce..eight and the ace
+    if len(ranks) != 5:
+        return 0
+    # The ace is bit 0 and the rank r (0 = deuce) bit r + 1; LOW_MASKS lists the lows best first.
+    mask = sum(1 if r == 12 else 1 << (r + 1) for r in ranks)
+    return N_LOWS - LOW_MASKS.index(mask)
+
+
+def _legal_five(five: list[str], hole: list[int], board: list[int]) -> list[int]:
+    cards = parse_hand(five)
+    assert len(cards) == 5 and len(set(cards) & set(hole)) == 2 and len(set(cards) & set(board)) == 3
+    return cards
+
+
+def test_eval_omaha_matches_the_library_and_a_brute_force(capsys: pytest.CaptureFixture[str]) -> None:
+    import twoplustwo
+    from twoplustwo.hands.batch import evaluate
+    from twoplustwo.vocab.cards import format_cards
+
+    lows = 0
+    for hole, board in _omaha_deals(45, seed=5):
+        argv = ["eval", "--game", "omaha-hilo", format_cards(hole), "--board", format_cards(board), "--json"]
+        code, out, err = run(argv, capsys)
+        assert (code, err) == (0, ""), argv
+        doc = json.loads(out)
+        value, low = twoplustwo.evaluate_omaha(hole, board), twoplustwo.evaluate_omaha_low(hole, board)
+        assert (doc["value"], doc["low_value"]) == (value, low) == _brute_force_omaha(hole, board), argv
+        d = twoplustwo.describe(value)
+        assert (doc["category"], doc["description"], doc["code"]) == (str(d.category), d.description, f"0x{d.code:06x}")
+        assert (doc["cards"], doc["board"], doc["game"]) == (format_cards(hole).split(), format_cards(board).split(),
+                                                             "omaha-hilo")
+        assert evaluate(_legal_five(doc["best_five"], hole, board)) == value
+        assert doc["low"] == twoplustwo.describe_low(low)
+        if low:
+            lows += 1
+            assert _low_of(_legal_five(doc["low_five"], hole, board)) == low
+        else:
+            assert doc["low_five"] is None
+        # Plain Omaha: the same high, and nothing about a low.
+        high = json.loads(run([*argv[:2], "omaha", *argv[3:]], capsys)[1])
+        assert high["value"] == value and high["game"] == "omaha" and "low" not in high and "low_value" not in high
+    assert lows >= 3  # both kinds of answer were seen
+
+
+def test_eval_omaha_text(capsys: pytest.CaptureFixture[str]) -> None:
+    import twoplustwo
+
+    # The board may be given in parts, as --board of equity takes it.
+    code, out, err = run(["eval", "--game", "omaha-hilo", "As", "2d Kc Kd", "--board", "3h 6c", "--board", "8d Qs Js"],
+                         capsys)
+    assert (code, err) == (0, "")
+    fields = {line[:12].strip(): line[13:] for line in out.splitlines()}
+    value = twoplustwo.evaluate_omaha("As 2d Kc Kd", "3h 6c 8d Qs Js")
+    assert list(fields) == ["hand", "board", "game", "value", "category", "code", "description", "best five",
+                            "low value", "low", "low five"]
+    assert fields["hand"] == "As 2d Kc Kd" and fields["board"] == "3h 6c 8d Qs Js" and fields["game"] == "omaha-hilo"
+    assert fields["value"] == str(value) and fields["description"] == twoplustwo.describe(value).description
+    assert fields["low value"] == "30" and fields["low"] == "8-6-3-2-A" and fields["low five"] == "As 2d 3h 6c 8d"
+    # One low board card: no low. Plain Omaha prints no low lines; PLO6 on a flop works.
+    code, out, _ = run(["eval", "--game", "omaha-hilo", "As 2d Kc Kd", "--board", "3h 9c Td Qs Js"], capsys)
+    assert "low value    0\nlow          no qualifying low\nlow five     none\n" in out
+    code, out, err = run(["eval", "--game", "omaha", "Ah Kh 2c 3d 4s 5s", "--board", "Qh Jh Th"], capsys)
+    assert (code, err) == (0, "")
+    assert "description  Royal flush\nbest five    Ah Kh Qh Jh Th\n" in out and "low" not in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--game", "omaha", "As Kd Qh", "--board", "2c 3c 4c"], "an Omaha hand has 4, 5 or 6 hole cards, got 3"),
+        (["--game", "omaha", "As Kd Qh Jh Th 9h 8h", "--board", "2c 3c 4c"],
+         "an Omaha hand has 4, 5 or 6 hole cards, got 7"),
+        (["--game", "omaha-hilo", "As Kd Qh Jh", "--board", "2c 3c"], "an Omaha board has 3, 4 or 5 cards, got 2"),
+        (["--game", "omaha", "As Kd Qh Jh", "--board", "2c 3c 4c 5c 6c 7c"],
+         "an Omaha board has 3, 4 or 5 cards, got 6"),
+        (["--game", "omaha", "As Kd Qh Jh", "--board", "2c Kd 4c"], "Kd is in both the hole cards and the board"),
+        (["--game", "omaha", "As Kd Qh As", "--board", "2c 3c 4c"],
+         "the hole cards: card 3 ('As'): duplicate of card 0"),
+        (["--game", "omaha", "As Kd Qh Jh", "--board", "2c 2c 4c"], "the board: card 1 ('2c'): duplicate of card 0"),
+        (["--game", "omaha", "As Kd Qh Jh", "--board", "Xc 3c 4c"], "the board: card 0 ('Xc'): unknown rank 'X'"),
+        (["--game", "omaha", "As Kd Qh Jh"], "--game omaha needs the board: --board CARDS (3, 4 or 5 cards)"),
+        (["As Kd Qh Jh Th", "--board", "2c"],
+         "--board is for --game omaha and omaha-hilo; a holdem hand is all in CARDS"),
+    ],
+    ids=lambda a: " ".join(a) if isinstance(a, list) else None,
+)
+def test_eval_omaha_errors(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, use_tables: object, args: list[str], message: str
+) -> None:
+    # Checked before any table is needed: the same line with no tables at all.
+    use_tables(tmp_path / "none")  # type: ignore[operator]
+    code, out, err = run(["eval", *args], capsys)
+    assert code == 2
+    assert assert_one_error_line(code, out, err) == f"twoplustwo: error: {message}"
+
+
+# ------------------------------------------------------------ equity --combos
+
+
+def _combo_blocks(out: str) -> dict[str, list[list[str]]]:
+    """``equity --combos`` output: each block's heading -> its rows as [combo, equity %, games]."""
+    blocks = out.split("\n\n")[1:]
+    found = {}
+    for block in blocks:
+        lines = block.splitlines()
+        assert lines[1].split() == ["combo", "equity", "%", "games"]
+        assert len({len(line) for line in lines[1:]}) == 1  # aligned
+        found[lines[0]] = [[" ".join(line.split()[:-2]), *line.split()[-2:]] for line in lines[2:]]
+    return found
+
+
+def test_equity_combos_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    from twoplustwo.odds.calculate import equity
+    from twoplustwo.vocab.cards import format_cards
+
+    board = "Qh 7c 2d"
+    code, out, err = run(["equity", "AKs", "QQ", "--board", board, "--combos"], capsys)
+    assert (code, err) == (0, "")
+    assert out.startswith(run(["equity", "AKs", "QQ", "--board", board], capsys)[1])  # the usual table first
+    blocks = _combo_blocks(out)
+    assert list(blocks) == ["player 1: AKs (4 combos)", "player 2: QQ (3 combos)"]
+    results = equity(["AKs", "QQ"], board=board)
+    for rows, r in zip(blocks.values(), results):
+        assert r.combos is not None and r.combo_equity is not None and r.combo_games is not None
+        assert rows == [
+            [format_cards(c), f"{100 * e:.3f}", f"{int(g):,}"]
+            for c, e, g in zip(r.combos.tolist(), r.combo_equity.tolist(), r.combo_games.tolist())
+        ]
+    # Each AKs combo's equity is that hand's against QQ, computed on its own.
+    for combo, e, games in blocks["player 1: AKs (4 combos)"]:
+        alone = equity([combo, "QQ"], board=board)[0]
+        assert (e, games) == (f"{100 * alone.equity:.3f}", f"{alone.games:,}")
+    assert [row[0] for row in blocks["player 1: AKs (4 combos)"]] == ["Ac Kc", "Ad Kd", "Ah Kh", "As Ks"]
+
+
+def test_equity_combos_monte_carlo(capsys: pytest.CaptureFixture[str]) -> None:
+    from twoplustwo.odds.calculate import equity
+    from twoplustwo.vocab.cards import format_cards
+
+    argv = ["equity", "AKs", "QQ+", "--board", "Qh 7c 2d", "--mc", "--samples", "3000", "--seed", "4",
+            "--threads", "1", "--quiet", "--combos"]
+    code, out, err = run(argv, capsys)
+    assert (code, err) == (0, "")
+    results = equity(["AKs", "QQ+"], board="Qh 7c 2d", method="monte-carlo", samples=3000, seed=4, threads=1,
+                     quiet=True)
+    blocks = _combo_blocks(out)
+    assert list(blocks) == ["player 1: AKs (4 combos)", "player 2: QQ+ (15 combos)"]  # no Qh: on the board
+    for rows, r in zip(blocks.values(), results):
+        assert r.combos is not None and r.combo_equity is not None and r.combo_games is not None
+        want = [
+            [format_cards(c), "-" if g == 0 else f"{100 * e:.3f}", f"{int(g):,}"]
+            for c, e, g in zip(r.combos.tolist(), r.combo_equity.tolist(), r.combo_games.tolist())
+        ]
+        assert rows == want
+        assert sum(int(g.replace(",", "")) for *_, g in rows) == 3000  # each sampled game is one combo's
+
+
+def test_equity_combos_of_hands_and_blocked_combos(capsys: pytest.CaptureFixture[str]) -> None:
+    # A hand is one row, its figures the table's.
+    code, out, err = run(["equity", "AsAh", "KdKc", "--board", "2c 7d 9s", "--combos"], capsys)
+    assert (code, err) == (0, "")
+    table = {line.split()[0] + line.split()[1]: line.split() for line in out.splitlines()[2:4]}
+    blocks = _combo_blocks(out)
+    assert blocks == {
+        "player 1: As Ah (1 combo)": [["As Ah", table["AsAh"][4], "990"]],
+        "player 2: Kd Kc (1 combo)": [["Kd Kc", table["KdKc"][4], "990"]],
+    }
+    # A combo every deal of the other range blocks plays no game: '-'.
+    code, out, err = run(["equity", "AA", "AsAh,AsAd,AhAd", "--board", "2c 3c 4d", "--combos"], capsys)
+    assert (code, err) == (0, "")
+    aces = dict((c, (e, g)) for c, e, g in _combo_blocks(out)["player 1: AA (6 combos)"])
+    assert aces["As Ah"] == aces["As Ad"] == aces["Ah Ad"] == ("-", "0")
+    assert aces["Ad Ac"][1] == "990"
+
+
+# --------------------------------------------------- preflop: what was written
+
+
+def test_preflop_says_what_it_wrote(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    calls = _stub_preflop(monkeypatch)
+    csv_file, png = tmp_path / "table.csv", tmp_path / "table.png"
+    code = main(["preflop", "--csv", str(csv_file), "--png", str(png)])
+    out, err = capfd.readouterr()
+    assert (code, out) == (0, "")
+    assert err.splitlines() == [f"wrote 1 row to {csv_file}", f"wrote the 13 x 13 heat map (1 class) to {png}"]
+    assert len(csv_file.read_text().splitlines()) == 2 and calls[-1][1][1] == png
+    # --quiet: nothing on stderr.
+    assert main(["preflop", "--csv", str(csv_file), "--png", str(png), "--quiet"]) == 0
+    assert capfd.readouterr() == ("", "")
+    # To standard output: the bytes and nothing more; a file beside it still says what it got.
+    assert main(["preflop", "--csv", "-", "--png", str(png)]) == 0
+    out, err = capfd.readouterr()
+    assert out.startswith("class,wins,ties,losses,games,equity\nAA,") and len(out.splitlines()) == 2
+    assert err == f"wrote the 13 x 13 heat map (1 class) to {png}\n"
+    assert main(["preflop", "--csv", "-"]) == 0
+    out, err = capfd.readouterr()
+    assert err == "" and out.startswith("class,")
+
+
+def test_preflop_counts_the_rows_it_wrote(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    many = {name: PlayerEquity(name, 10, 5, 1, 0.55) for name in ("AA", "KK", "QQ")}
+    stub = SimpleNamespace(preflop_vs_random=lambda *a, **k: many, preflop_matchups=None)
+    monkeypatch.setitem(sys.modules, "twoplustwo.odds.preflop", stub)
+    target = tmp_path / "three.csv"
+    code, out, err = run(["preflop", "--csv", str(target)], capsys)
+    assert (code, out) == (0, "")
+    assert err == f"wrote 3 rows to {target}\n"
+    assert len(target.read_text().splitlines()) == 1 + 3

@@ -444,6 +444,24 @@ except AttributeError as e:
     assert out.stdout.strip() == "module 'twoplustwo' has no attribute 'no_such_name'"
 
 
+def test_every_public_callable_has_a_signature() -> None:
+    # What a REPL's help() and a notebook's completion show; the C entry point
+    # of evaluate() included, through its text signature.
+    import inspect
+
+    import twoplustwo
+
+    def is_error(obj: object) -> bool:
+        return isinstance(obj, type) and issubclass(obj, BaseException)
+
+    callables = [n for n in twoplustwo.__all__ if callable(obj := getattr(twoplustwo, n)) and not is_error(obj)]
+    assert "evaluate" in callables and "equity" in callables
+    for name in callables:
+        params = inspect.signature(getattr(twoplustwo, name)).parameters
+        assert "args" not in params and "kwargs" not in params, name  # no (*args, **kwargs) stand-ins
+    assert list(inspect.signature(twoplustwo.evaluate).parameters) == ["cards", "game", "tables"]
+
+
 @pytest.mark.slow
 def test_each_wheel_holds_exactly_its_own_package(tmp_path: Path) -> None:
     # Build from a copy: setuptools leaves build/ and egg-info folders in the source tree.
@@ -494,6 +512,18 @@ def test_without_a_compiler_the_install_succeeds_on_the_numpy_path(tmp_path: Pat
     r = subprocess.run(
         [sys.executable, "-c", probe, str(tmp_path / "site")],
         capture_output=True, text=True, timeout=120, cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(tmp_path / "site"), "TWOPLUSTWO_TABLES": str(ROOT / "tables")},
+        env={**{k: v for k, v in os.environ.items() if k != "TWOPLUSTWO_BACKEND"},
+             "PYTHONPATH": str(tmp_path / "site"), "TWOPLUSTWO_TABLES": str(ROOT / "tables")},
     )  # fmt: skip
     assert (r.returncode, r.stdout.split()) == (0, ["numpy", "7462"]), r.stderr
+    # The first use said once why the numpy path runs and how to get the C one.
+    assert r.stderr.count("RuntimeWarning") == 1 and "C extension was not built" in r.stderr, r.stderr
+    assert "reinstall with a C compiler" in r.stderr
+    # Choosing the numpy path on purpose says nothing.
+    chosen = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "site")],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path / "site"), "TWOPLUSTWO_TABLES": str(ROOT / "tables"),
+             "TWOPLUSTWO_BACKEND": "numpy"},
+    )  # fmt: skip
+    assert (chosen.returncode, chosen.stderr) == (0, ""), chosen.stderr

@@ -205,7 +205,7 @@ def test_interrupted_publish_keeps_previous_tables(
     load_tables(installed, verify=True)
 
 
-def test_killed_install_leaves_previous_tables(bundle: Path, installed: Path) -> None:
+def test_killed_install_leaves_previous_tables(advisory_locks: None, bundle: Path, installed: Path) -> None:
     """SIGKILL in the middle of unpacking: nothing changes but a stale staging directory,
     which the next install removes."""
     before = _snapshot(installed)

@@ -18,7 +18,7 @@ import pytest
 
 from tests.tables.test_bundle import END, set_members, write_zst
 from tests.tinysets import tiny_files
-from twoplustwo.tables import default
+from twoplustwo.tables import default, system
 from twoplustwo.tables.bundle import BundleError
 from twoplustwo.tables.format import MANIFEST, TableError
 from twoplustwo.tables.load import ENV_VAR
@@ -97,7 +97,7 @@ def test_a_failed_first_install_leaves_no_directory_it_made(tmp_path: Path, monk
 
 _RACER = """
 import sys
-from twoplustwo.tables import default
+from twoplustwo.tables import default, system
 default.BUNDLED = sys.argv[1]
 sys.stdin.readline()  # all start together
 print(default.install_bundled(sys.argv[2]), default.load_tables(sys.argv[2], verify=True).path)
@@ -122,9 +122,14 @@ def test_processes_that_start_together_install_once_and_all_load(bundled: Path, 
         p.stdin.flush()
     done = [p.communicate(timeout=120) for p in racers]
     assert [p.returncode for p in racers] == [0] * 6, [err for _, err in done]
-    assert sorted(out.split()[0] for out, _ in done) == ["False"] * 5 + ["True"]
     assert all(out.split()[1] == str(target) for out, _ in done)
-    assert sum(err.count(NOTICE) for _, err in done) == 1
+    installs = [out.split()[0] for out, _ in done].count("True")
+    assert sum(err.count(NOTICE) for _, err in done) == installs
+    if system.LOCKS:
+        assert installs == 1
+    else:
+        # Without locks several may install; each publishes the same files, whole.
+        assert installs >= 1
     # One set, and nothing left over: no staging directory of a second install.
     names = set(os.listdir(target))
     listed = {f["name"] for f in json.loads((target / MANIFEST).read_text())["files"]}

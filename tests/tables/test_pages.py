@@ -22,7 +22,8 @@ import twoplustwo
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import MANIFEST
 from twoplustwo.tables.load import Tables
-from twoplustwo.tables.pages import HUGE_PAGE, all_huge, huge_page_bytes, uncache, warm
+from twoplustwo.tables.pages import all_huge, huge_page_bytes, uncache, warm
+from twoplustwo.tables.system import HUGE_PAGE
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="2 MiB pages of files are Linux's")
 

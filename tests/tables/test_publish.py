@@ -84,7 +84,7 @@ def ours_left(target: Path, user: dict[str, bytes | None]) -> set[str]:
     return {n for n in os.listdir(target) if n not in top and n not in listed(target) | {MANIFEST, LOCK}}
 
 
-def test_publish_removes_only_what_this_project_wrote(tmp_path: Path) -> None:
+def test_publish_removes_only_what_this_project_wrote(advisory_locks: None, tmp_path: Path) -> None:
     target = tmp_path / "t"
     user = user_files(target)
     publish(stage_tiny(target, 1))
@@ -140,7 +140,7 @@ def test_a_role_this_version_does_not_know_is_not_published(tmp_path: Path) -> N
     assert snapshot_user(target) == user and ours_left(target, user) == set()
 
 
-def test_an_unremovable_leftover_never_fails_a_committed_publish(
+def test_an_unremovable_leftover_never_fails_a_committed_publish(advisory_locks: None,
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     target = tmp_path / "t"
@@ -190,7 +190,7 @@ publish(staging)
 """
 
 
-def test_writer_killed_before_its_commit_is_cleaned_up_by_the_next(tmp_path: Path) -> None:
+def test_writer_killed_before_its_commit_is_cleaned_up_by_the_next(advisory_locks: None, tmp_path: Path) -> None:
     target = tmp_path / "t"
     user = user_files(target)
     publish(stage_tiny(target, 1))
@@ -224,7 +224,7 @@ sys.stdin.read()
 """
 
 
-def test_a_live_writer_keeps_its_staging_whatever_its_pid(tmp_path: Path) -> None:
+def test_a_live_writer_keeps_its_staging_whatever_its_pid(advisory_locks: None, tmp_path: Path) -> None:
     """Liveness is the writer's lock on its staging directory, not a pid (pids differ across namespaces)."""
     target = tmp_path / "t"
     target.mkdir()
@@ -251,7 +251,7 @@ def test_a_live_writer_keeps_its_staging_whatever_its_pid(tmp_path: Path) -> Non
     assert ours_left(target, {}) == set()
 
 
-def test_new_staging_is_marked_and_locked_until_discarded(tmp_path: Path) -> None:
+def test_new_staging_is_marked_and_locked_until_discarded(advisory_locks: None, tmp_path: Path) -> None:
     staging = new_staging(tmp_path)
     assert staging.parent == tmp_path and staging.name.startswith(STAGE_PREFIX)
     assert (staging / STAGE_MARKER).is_file()

@@ -4,7 +4,9 @@ Subcommands:
 
 - ``eval CARDS...``: value, category, code, description and best five cards
   of one hand of 5 to 7 cards (``--json`` for machine-readable output,
-  ``--game`` for short deck);
+  ``--game`` for short deck); with ``--game omaha`` or ``omaha-hilo``, CARDS
+  are 4 to 6 hole cards and ``--board`` 3 to 5 board cards, and hi-lo adds
+  the eight-or-better low (:mod:`twoplustwo.cli.omaha`);
 - ``info``: where the tables are, their format version, files, node counts
   and bytes of each DAG (other games' too), size, load time, and how much
   of the large files is mapped with 2 MiB pages;
@@ -15,7 +17,7 @@ Subcommands:
 - ``enumerate``: exact category counts and probabilities over all hands
   (of hold'em, or of short deck with ``--game``);
 - ``equity``: equities of hands and ranges, exact or Monte Carlo (``--mc``,
-  ``--stderr``, ``--samples``, ``--seed``);
+  ``--stderr``, ``--samples``, ``--seed``; ``--combos``: each combo's equity);
 - ``range``: the combos of a range and its canonical notation;
 - ``preflop``: exact preflop equity of the 169 starting hands against a
   random hand (``--grid``: against each other; ``--csv``, ``--png``,
@@ -24,7 +26,8 @@ Subcommands:
 - ``export-handranks OUT``: write the tables as a classic 2+2 ``HandRanks.dat``.
 
 An output file (``--csv``, ``--png``, ``OUT``) of ``-`` is standard output;
-other paths are written as :mod:`twoplustwo.tables.atomic` says.
+other paths are written as :mod:`twoplustwo.tables.atomic` says, and
+``preflop`` says on stderr what each got (not with ``--quiet``).
 
 Tables are found as :func:`twoplustwo.tables.load.default_path` says
 (``$TWOPLUSTWO_TABLES`` first). Bad input prints one line,

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from twoplustwo.cli.omaha import OMAHA_GAMES, eval_omaha
 from twoplustwo.cli.output import aligned, probability
 from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_words
 from twoplustwo.vocab.games import HOLDEM
@@ -32,6 +33,11 @@ def category_counts_of(hist: Any, game: str) -> dict[str, int]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
+    """``eval``: one hand of 5-7 cards, or Omaha hole cards and a ``--board`` (:mod:`twoplustwo.cli.omaha`)."""
+    if args.game in OMAHA_GAMES:
+        return eval_omaha(args)
+    if args.board:
+        raise ValueError(f"--board is for --game omaha and omaha-hilo; a {args.game} hand is all in CARDS")
     from twoplustwo.hands.batch import best_five, evaluate
 
     cards = parse_words(args.cards)

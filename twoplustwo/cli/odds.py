@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from twoplustwo.cli.cluster import dask_client
 from twoplustwo.cli.hands import card_list
-from twoplustwo.cli.output import is_stdout, stdout_fd
+from twoplustwo.cli.omaha import OMAHA_GAMES
+from twoplustwo.cli.output import aligned, is_stdout, stdout_fd
 from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_words
 from twoplustwo.vocab.games import GAMES, HOLDEM
 
-__all__ = ["EQUITY_GAMES", "cmd_equity", "cmd_preflop", "cmd_range"]
+if TYPE_CHECKING:
+    from twoplustwo.odds.results import PlayerEquity
+
+__all__ = ["EQUITY_GAMES", "cmd_equity", "cmd_preflop", "cmd_range", "combo_tables"]
 
 #: The games ``equity`` plays (twoplustwo.odds.calculate.EQUITY_GAMES, which would
 #: import numpy here).
-EQUITY_GAMES = (*GAMES, "omaha", "omaha-hilo")
+EQUITY_GAMES = (*GAMES, *OMAHA_GAMES)
 
 
 def player(word: str, omaha: bool) -> str | list[int]:
@@ -57,7 +63,37 @@ def cmd_equity(args: argparse.Namespace) -> int:
     game = "" if args.game == HOLDEM else f"game: {args.game}; "
     print(f"{game}board: {format_cards(board) or 'none'}; dead: {format_cards(dead) or 'none'}")
     print(equity_table(results))
+    if args.combos:
+        for line in combo_tables(results):
+            print(line)
     return 0
+
+
+def _games(x: float) -> str:
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.2f}"
+
+
+def combo_tables(results: Sequence[PlayerEquity]) -> list[str]:
+    """Lines of ``equity --combos``: per player a blank line, a heading and its combos' equity and games.
+
+    A range's rows are its ``combos`` with ``combo_equity`` and ``combo_games``,
+    in the library's order; a hand is one row of its own results. A combo
+    that played no game (blocked by the others, or never sampled) shows ``-``.
+    """
+    lines: list[str] = []
+    for i, r in enumerate(results):
+        rows: list[tuple[str, float, float]] = [(r.player, r.equity, r.games)]
+        if r.combos is not None and r.combo_equity is not None and r.combo_games is not None:
+            rows = [
+                (format_cards(c), float(e), float(g))
+                for c, e, g in zip(r.combos.tolist(), r.combo_equity.tolist(), r.combo_games.tolist())
+            ]
+        n = len(rows)
+        lines += ["", f"player {i + 1}: {r.player} ({n} combo{'s' if n != 1 else ''})"]
+        cells = [["combo", "equity %", "games"]]
+        cells += [[c, "-" if not g or e != e else f"{100 * e:.3f}", _games(g)] for c, e, g in rows]
+        lines += aligned(cells, {1, 2})
+    return lines
 
 
 def cmd_range(args: argparse.Namespace) -> int:
@@ -79,6 +115,16 @@ def cmd_range(args: argparse.Namespace) -> int:
 
 def classes(text: str | None) -> list[str] | None:
     return None if text is None else [c for c in text.replace(",", " ").split() if c]
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else many or one + 's'}"
+
+
+def _wrote(args: argparse.Namespace, what: str) -> None:
+    # A file's summary goes to stderr, so that stdout holds only the table (or the other file).
+    if not args.quiet:
+        print(f"wrote {what}", file=sys.stderr)
 
 
 def cmd_preflop(args: argparse.Namespace) -> int:
@@ -115,12 +161,14 @@ def cmd_preflop(args: argparse.Namespace) -> int:
         write_file(stdout_fd(), [csv_bytes(results)])
     elif args.csv:
         write_csv(results, args.csv)
+        _wrote(args, f"{_plural(len(results), 'row')} to {args.csv}")
     if is_stdout(args.png):
         from twoplustwo.odds.charts import png_bytes
 
         write_file(stdout_fd(), [png_bytes(results)])
     elif args.png:
         draw_png(results, args.png)
+        _wrote(args, f"the 13 x 13 heat map ({_plural(len(results), 'class', 'classes')}) to {args.png}")
     if not args.csv or args.print:
         print(preflop_table(results))
     return 0

@@ -61,10 +61,29 @@ def build_parser() -> Parser:
         "or short-deck-classic (the same, but a straight beats trips)"
     )
 
-    sp = add("eval", cmd_eval, "value, category, description and best five cards of a 5-7 card hand")
-    sp.add_argument("cards", nargs="+", metavar="CARDS", help=cards_help + ", or ints 0..51")
+    sp = add(
+        "eval",
+        cmd_eval,
+        "value, category, description and best five cards of a 5-7 card hand, or of Omaha hole cards and a board",
+    )
+    sp.epilog = (
+        "Omaha: CARDS are the 4, 5 or 6 hole cards and --board the 3, 4 or 5 board cards; the hand is the best "
+        "of two hole cards and three board cards, and omaha-hilo adds the eight-or-better low (or says there is "
+        "none), e.g. twoplustwo eval --game omaha-hilo As2dKcKd --board 3h6c8dQsJs"
+    )
+    sp.add_argument(
+        "cards", nargs="+", metavar="CARDS", help=cards_help + ", or ints 0..51; in Omaha the 4-6 hole cards"
+    )
+    sp.add_argument(
+        "--board", action="append", metavar="CARDS", help="Omaha only, and needed there: the 3, 4 or 5 board cards"
+    )
     sp.add_argument("--json", action="store_true", help="print one JSON object")
-    sp.add_argument("--game", choices=GAMES, default=HOLDEM, help=game_help)
+    sp.add_argument(
+        "--game",
+        choices=EQUITY_GAMES,
+        default=HOLDEM,
+        help=game_help + ", or omaha / omaha-hilo (hole cards and --board)",
+    )
 
     add("info", cmd_info, "where the tables are, their files, sizes and node counts")
     add("warm", cmd_warm, "re-read the large table files into the page cache, to be mapped with 2 MiB pages")
@@ -112,6 +131,12 @@ def build_parser() -> Parser:
     sp.add_argument("--threads", type=int, metavar="N", help="threads (default: one per CPU)")
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.add_argument(
+        "--combos",
+        action="store_true",
+        help="after the table, each player's combos with each one's equity and games, exact or Monte Carlo "
+        "(a hand is one combo; - for a combo that played no game)",
+    )
+    sp.add_argument(
         "--game",
         choices=EQUITY_GAMES,
         default=HOLDEM,
@@ -138,7 +163,9 @@ def build_parser() -> Parser:
         f"(default: {DASK_TIMEOUT:g})",
     )
     sp.add_argument("--threads", type=int, metavar="N", help="threads (default: one per CPU)")
-    sp.add_argument("--quiet", action="store_true", help="no progress bar")
+    sp.add_argument(
+        "--quiet", action="store_true", help="no progress bar, nor the line on stderr saying what a file got"
+    )
 
     sp = add("range", cmd_range, "the combos of a range and its canonical notation")
     sp.add_argument("range", metavar="RANGE", help="a range such as 'QQ+,AKs' or '[50]99-66[/50],AhKh'")

@@ -19,12 +19,13 @@ __all__ = ["cmd_build", "cmd_export_handranks", "cmd_info", "cmd_install_tables"
 
 
 def cmd_info(args: argparse.Namespace) -> int:
+    from twoplustwo.kernels.choice import extension
     from twoplustwo.tables.default import load_tables
-    from twoplustwo.tables.load import default_path
+    from twoplustwo.tables.system import ENV_VAR as PORTABLE_VAR
+    from twoplustwo.tables.system import PORTABLE, describe
 
-    root = default_path()
     t0 = time.perf_counter()
-    t = load_tables(root)
+    t = load_tables()  # the default set, installed from the package's bundle on first use
     ms = (time.perf_counter() - t0) * 1e3
     m = t.manifest
     print(f"{'tables':<15} {t.path.resolve()}")
@@ -34,7 +35,11 @@ def cmd_info(args: argparse.Namespace) -> int:
     if isinstance(builder, dict) and "version" in builder:
         print(f"{'builder':<15} version {builder['version']}")
     print(f"{'load time':<15} {ms:.1f} ms (memory-mapped; manifest, headers and sizes checked)")
-    print(f"{'backend':<15} {backend()} (${BACKEND_VAR}: c or numpy)")
+    built = "built" if extension() is not None else "not built (no C compiler at install)"
+    print(f"{'backend':<15} {backend()} (the C extension was {built}; ${BACKEND_VAR}: c or numpy)")
+    paths = "; ".join(f"{job}: {how}" for job, how in describe().items())
+    forced = f"forced by ${PORTABLE_VAR}=1" if PORTABLE else f"${PORTABLE_VAR}=1 forces the portable ones"
+    print(f"{'system':<15} {paths} ({forced})")
     # The DAGs the set has files for, hold'em's first: those are the node
     # counts the loader checked (other keys of nodes may hold anything).
     dag_bytes: dict[str, int] = {}
@@ -74,11 +79,10 @@ def huge_summary(report: dict[str, tuple[int, int]]) -> str:
 
 def cmd_warm(args: argparse.Namespace) -> int:
     from twoplustwo.tables.default import load_tables
-    from twoplustwo.tables.load import default_path
     from twoplustwo.tables.pages import all_huge, huge_page_bytes, warm
 
-    root = default_path()
-    t = load_tables(root)
+    t = load_tables()
+    root = t.path
     before = huge_page_bytes(t)
     del t  # its mappings would keep the pages as they are
     t0 = time.perf_counter()
@@ -101,10 +105,9 @@ def cmd_warm(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from twoplustwo.hands.histograms import histogram
     from twoplustwo.tables.default import load_tables
-    from twoplustwo.tables.load import default_path
 
     t0 = time.perf_counter()
-    t = load_tables(default_path(), verify=True)
+    t = load_tables(verify=True)
     checked = [f"{len(t.manifest['files'])} files match their sha256"]
     # Hashes only prove the files are the ones the manifest lists; the
     # histograms prove the manifest's tables actually rank hands right.

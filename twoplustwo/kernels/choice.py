@@ -61,12 +61,34 @@ def chosen() -> Backend:
             "(reinstall with a C compiler, or unset the variable to use the numpy path)"
         )
     if choice == "numpy" or _core_module is None:
+        if choice == "":
+            _warn_no_extension()
         from twoplustwo.kernels import reference
 
         return reference
     from twoplustwo.kernels import _core
 
     return _core
+
+
+_warned = False
+
+
+def _warn_no_extension() -> None:
+    # Once per process: the install succeeded without a compiler, and the
+    # user should know why everything is slower and how to change it.
+    global _warned
+    if not _warned:
+        _warned = True
+        import warnings
+
+        warnings.warn(
+            "twoplustwo: the C extension was not built (no C compiler at install), so the numpy path runs, "
+            "several times slower; reinstall with a C compiler (gcc or clang and the Python headers) to get it, "
+            f"or set ${ENV_VAR}=numpy to choose the numpy path and silence this",
+            RuntimeWarning,
+            stacklevel=2,
+        )
 
 
 def backend() -> str:

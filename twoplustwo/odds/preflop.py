@@ -333,8 +333,8 @@ def preflop_vs_random(
 
     The work runs on ``threads`` threads of this process, or, with
     ``executor``, as tasks on it (the workers load the tables from this
-    set's path). A progress bar goes to stderr when it is a terminal, tqdm
-    is installed and ``quiet`` is false.
+    set's path). A progress bar goes to stderr when it is a terminal and
+    ``quiet`` is false.
     """
     ids = _class_ids(classes, "classes")
     t = get_tables(tables)

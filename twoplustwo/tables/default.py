@@ -31,6 +31,7 @@ import threading
 
 from twoplustwo.kernels import pool
 from twoplustwo.kernels.choice import serve_default
+from twoplustwo.tables import system
 from twoplustwo.tables.format import MANIFEST, bundle_name
 from twoplustwo.tables.load import Tables, default_dir, open_tables
 
@@ -109,7 +110,7 @@ def _make_dirs(root: str) -> list[str]:
 
 
 class _DirectoryLock:
-    """An exclusive ``flock`` on a directory itself, for the length of a ``with``; nothing where flock is missing.
+    """An exclusive lock on a directory itself, for the length of a ``with``; nothing where locks are missing.
 
     The directory, not a file in it: the install publishes under its own
     ``.lock`` (:mod:`twoplustwo.tables.publish`), which a lock of this
@@ -121,12 +122,10 @@ class _DirectoryLock:
         self._fd: int | None = None
 
     def __enter__(self) -> None:
-        try:
-            import fcntl
-        except ImportError:  # no advisory locks: concurrent installs publish the same files, each whole
-            return
+        if not system.LOCKS:
+            return  # concurrent installs then each publish the same files, each whole
         self._fd = os.open(self._path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        fcntl.flock(self._fd, fcntl.LOCK_EX)
+        system.lock(self._fd)
 
     def __exit__(self, *exc: object) -> None:
         if self._fd is not None:

@@ -20,12 +20,9 @@ removed. The loader then reads the manifest again and starts over, at most
 
 from __future__ import annotations
 
-import ctypes
-import mmap
 import os
 import sys
 import time
-import weakref
 from collections.abc import Mapping
 from functools import cached_property
 
@@ -41,6 +38,7 @@ from twoplustwo.tables.format import (
     open_regular,
     parse_manifest,
 )
+from twoplustwo.tables.system import map_readonly
 
 # typing and pathlib cost milliseconds to import, which a fresh process's
 # first evaluate() would pay: loading works on str paths, and Tables.path
@@ -54,7 +52,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENV_VAR",
-    "HUGE_PAGE",
     "MAX_MANIFEST_READS",
     "TableError",
     "Tables",
@@ -243,66 +240,8 @@ def _depth(dag: str) -> int:
     return DAGS[dag.rpartition("/")[2]]
 
 
-# ------------------------------------------------------------------ mapping
-
-_PROT_READ = getattr(mmap, "PROT_READ", 1)
-_MAP_SHARED = getattr(mmap, "MAP_SHARED", 1)
-_MADV_HUGEPAGE: int | None = getattr(mmap, "MADV_HUGEPAGE", None)
-_MADV_RANDOM: int = getattr(mmap, "MADV_RANDOM", 1)
-
-#: Mappings this large or larger are advised to use huge pages (2 MiB on
-#: x86-64 and most ARM systems); see :mod:`twoplustwo.tables.pages`.
-HUGE_PAGE = 2 * 1024 * 1024
-
-
-def _libc_mmap() -> Any:
-    """libc's mmap and munmap through ctypes, or None where there is no such libc."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.mmap.restype = ctypes.c_void_p
-        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
-        libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
-        libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-        return libc
-    except (OSError, AttributeError):
-        return None
-
-
-_libc = _libc_mmap()
-
-
-def _map(fd: int, size: int, path: str) -> memoryview:
-    """A read-only view of the whole file ``fd``; the mapping does not keep ``fd`` open.
-
-    Python's own ``mmap`` keeps a duplicate of the descriptor for the life of
-    the mapping (one per file of a table set); mapping through libc does not. The
-    mapping is released when the last array viewing it is gone.
-    """
-    if size == 0:
-        return memoryview(b"")
-    if _libc is None:
-        return memoryview(mmap.mmap(fd, size, access=mmap.ACCESS_READ))
-    addr = _libc.mmap(None, size, _PROT_READ, _MAP_SHARED, fd, 0)
-    if addr is None or addr == ctypes.c_void_p(-1).value:
-        err = ctypes.get_errno()
-        raise TableError(f"{path}: cannot be memory-mapped ({os.strerror(err)})")
-    if size >= HUGE_PAGE and _MADV_HUGEPAGE is not None and _libc.madvise(addr, size, _MADV_HUGEPAGE) == 0:
-        # A page not yet cached is then read in a 2 MiB piece, and mapped
-        # with a 2 MiB page: random walks of dag7 miss the TLB far less
-        # (twoplustwo.tables.pages). No readahead past that piece: walks are
-        # random, and readahead that goes on from a read begun elsewhere
-        # (another open file's) would read the rest in small pieces.
-        # Advice only: a system that takes none maps as before.
-        _libc.madvise(addr, size, _MADV_RANDOM)
-    buf = (ctypes.c_ubyte * size).from_address(addr)
-    unmap = weakref.finalize(buf, _libc.munmap, addr, size)
-    # Arrays may still be read by other threads while the interpreter exits.
-    unmap.atexit = False
-    return memoryview(buf).cast("B").toreadonly()
-
-
 def _sha256_mapped(path: str) -> str:
-    """The sha256 of a whole file, read through a mapping made as :func:`_map` makes it.
+    """The sha256 of a whole file, read through a mapping made as the loader makes it.
 
     Not with read(): a file not yet cached would then stay cached in small
     pieces, and later mappings of it would get small pages.
@@ -311,7 +250,7 @@ def _sha256_mapped(path: str) -> str:
 
     fd = open_regular(path)
     try:
-        data = _map(fd, os.fstat(fd).st_size, path)
+        data = map_readonly(fd, os.fstat(fd).st_size, path)
     finally:
         os.close(fd)
     return hashlib.sha256(data).hexdigest()
@@ -346,7 +285,7 @@ def _open_set(root: str, mpath: str) -> Tables:
         except OSError as e:
             raise TableError(f"{p}: cannot be opened ({e.strerror}; listed in {mpath} as {f['role']})") from None
         try:
-            data = _map(fd, os.fstat(fd).st_size, p)
+            data = map_readonly(fd, os.fstat(fd).st_size, p)
         finally:
             os.close(fd)
         # The header is read through the mapping, not with read(): a file

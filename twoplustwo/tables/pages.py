@@ -41,9 +41,10 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.tables.format import open_regular
-from twoplustwo.tables.load import HUGE_PAGE, Tables, default_path, open_tables
+from twoplustwo.tables.load import Tables, default_path, open_tables
+from twoplustwo.tables.system import HUGE_PAGE, drop_cache
 
-__all__ = ["HUGE_PAGE", "all_huge", "huge_page_bytes", "uncache", "warm"]
+__all__ = ["all_huge", "huge_page_bytes", "uncache", "warm"]
 
 _SMAPS = "/proc/self/smaps"
 _RANGE = re.compile(r"^([0-9a-f]+)-([0-9a-f]+) ")
@@ -122,9 +123,7 @@ def uncache(path: str | os.PathLike[str]) -> None:
     try:
         with contextlib.suppress(OSError):
             os.fdatasync(fd) if hasattr(os, "fdatasync") else os.fsync(fd)
-        if hasattr(os, "posix_fadvise"):
-            with contextlib.suppress(OSError):
-                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        drop_cache(fd)
     finally:
         os.close(fd)
 

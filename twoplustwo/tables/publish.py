@@ -55,15 +55,9 @@ import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
+from twoplustwo.tables import system
 from twoplustwo.tables.format import MANIFEST, MAX_MANIFEST_BYTES, TableError, file_kind, parse_manifest, role_dag
-
-fcntl: ModuleType | None
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - no advisory locks on this OS: no liveness either
-    fcntl = None
 
 __all__ = [
     "LEDGER",
@@ -157,10 +151,10 @@ def _hold(staging: Path) -> int | None:
     """Lock a new staging directory and mark it; the descriptor holding the lock."""
     fd = None
     try:
-        if fcntl is not None:
+        if system.LOCKS:
             fd = os.open(staging, os.O_RDONLY | _O_DIRECTORY | _O_NOFOLLOW)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                system.lock(fd, wait=False)
             except BlockingIOError:
                 # A clean-up took it for abandoned (empty, unlocked) and is removing it.
                 raise FileNotFoundError(staging) from None
@@ -272,7 +266,7 @@ def discard(staging: Path) -> None:
 
 def _sweep_staging(target: Path) -> None:
     """Remove staging directories whose writers are gone (best effort)."""
-    if fcntl is None:
+    if not system.LOCKS:
         return  # no locks, no way to tell a dead writer from a live one
     with os.scandir(target) as it:
         entries = [e for e in it if e.name.startswith(STAGE_PREFIX) and e.is_dir(follow_symlinks=False)]
@@ -286,7 +280,7 @@ def _sweep_staging(target: Path) -> None:
         except OSError:
             continue
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            system.lock(fd, wait=False)
             if marked:
                 _remove_staging(path)
             else:
@@ -325,8 +319,8 @@ def _open_lock(path: Path) -> int:
 def _locked(target: Path) -> Iterator[None]:
     fd = _open_lock(target / LOCK)
     try:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        if system.LOCKS:
+            system.lock(fd)
         yield
     finally:
         os.close(fd)  # drops the lock

@@ -129,12 +129,13 @@ def _class_of_combo(low: int, high: int) -> int:
     return offsuit_class(high >> 2, low >> 2)
 
 
-#: The class of each row of :data:`COMBOS` (an index into :data:`HAND_CLASSES`),
-#: the rows of each class in :data:`COMBOS` order, each class's number of combos,
-#: and every row.
+#: The class of each row of :data:`COMBOS`, an index into :data:`HAND_CLASSES`.
 CLASS_OF = np.array([_class_of_combo(int(a), int(b)) for a, b in COMBOS], dtype=np.intp)
+#: The rows of :data:`COMBOS` of each class, in :data:`COMBOS` order.
 CLASS_ROWS: tuple[npt.NDArray[np.intp], ...] = tuple(np.flatnonzero(CLASS_OF == c) for c in range(169))
+#: Each class's number of combos: 6 for a pair, 4 suited, 12 offsuit.
 CLASS_SIZE = np.bincount(CLASS_OF, minlength=169)
+#: Every row of :data:`COMBOS`, 0..1325.
 ALL_ROWS = np.arange(N_COMBOS, dtype=np.intp)
 for _shared in (COMBO_ROW, CLASS_OF, CLASS_SIZE, ALL_ROWS, *CLASS_ROWS):
     _shared.setflags(write=False)  # every caller shares these: none may change them

@@ -5,8 +5,16 @@
 
 static PyMethodDef core_functions[] = {
     {"evaluate", (PyCFunction)(void (*)(void))core_evaluate, METH_FASTCALL | METH_KEYWORDS,
-     "evaluate(cards, *, game=\"holdem\", tables=None) -> int: value of one hand of 5, 6 or 7 cards.\n\n"
-     "See twoplustwo.evaluate for the arguments and errors; this is its C entry point."},
+     /* The text signature (up to "--") is what inspect.signature reads. */
+     "evaluate(cards, *, game='holdem', tables=None)\n--\n\n"
+     "Value of one hand of 5, 6 or 7 cards, in any order: 1..7462 in hold'em, higher stronger.\n\n"
+     "cards: ints 0..51 (rank * 4 + suit) or card strings, or one string such as 'As Kd Qh Jc Ts'.\n"
+     "game: 'holdem', 'short-deck' or 'short-deck-classic' (values 1..1404).\n"
+     "tables: a Tables from load_tables(), or None for the default set.\n"
+     "Raises ValueError naming the bad card for a duplicate, a card out of range or of another\n"
+     "game's deck, a malformed string or a wrong card count.\n\n"
+     ">>> evaluate('As Ks Qs Js Ts 2c 3d')\n"
+     "7462"},
     {"set_default", core_set_default, METH_O, "set_default(walker): the default tables' walker, or None"},
     {"set_fallback", core_set_fallback, METH_O, "set_fallback(fn): the Python evaluate for everything else"},
     {"set_game", (PyCFunction)(void (*)(void))core_set_game, METH_FASTCALL,
