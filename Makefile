@@ -30,7 +30,10 @@ tables: $(STAMP)
 RUNTIME_TESTS := README.md twoplustwo tests/vocab tests/tables tests/kernels tests/hands tests/odds tests/cli \
 	tests/spec tests/house
 NUMPY_TESTS := twoplustwo tests/hands tests/odds
-BUILDER_TESTS := builder tests/builder
+# The wheel test builds and installs a wheel (about 20 s): it runs in the
+# first lane, which has the time, though it needs the builder for the bundle.
+WHEEL_TEST := tests/builder/test_wheel.py
+BUILDER_TESTS := builder tests/builder --ignore=$(WHEEL_TEST)
 # The table set's tests, and single hands and batches, once more on the
 # portable stand-ins for mmap, flock and page advice (twoplustwo/tables/system.py)
 # that systems without the POSIX calls use.
@@ -40,7 +43,7 @@ test: tables
 	( TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(NUMPY_TESTS); n=$$?; \
 	  $(PY) -m pytest -q -p no:cacheprovider $(BUILDER_TESTS); b=$$?; \
 	  test $$n -eq 0 && test $$b -eq 0 ) > $$log 2>&1 & second=$$!; \
-	$(PY) -m pytest -q $(RUNTIME_TESTS); first=$$?; \
+	$(PY) -m pytest -q $(RUNTIME_TESTS) $(WHEEL_TEST); first=$$?; \
 	echo "== first lane, again: the table set, single hands and batches on the portable paths (TWOPLUSTWO_PORTABLE=1) =="; \
 	TWOPLUSTWO_PORTABLE=1 $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(PORTABLE_TESTS); p=$$?; \
 	wait $$second; s=$$?; \

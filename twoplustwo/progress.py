@@ -1,4 +1,4 @@
-"""Progress bars for long work: tqdm on stderr, only on a terminal and unless asked to be quiet.
+"""Progress bars for long work: tqdm on stderr, on a terminal or in a notebook, unless asked to be quiet.
 
 tqdm is a dependency, imported only when a bar is drawn; were it missing,
 the work would run all the same, with no bar. A bar appears only after half a second, so quick calls never
@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["DELAY", "is_terminal", "progress"]
+__all__ = ["DELAY", "in_notebook", "is_terminal", "progress"]
 
 #: Seconds of work before a bar appears.
 DELAY = 0.5
@@ -27,6 +27,12 @@ def is_terminal(stream: Any) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
+
+
+def in_notebook() -> bool:
+    """Whether this process is a Jupyter kernel (whose stderr is no terminal, yet shows bars)."""
+    shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
+    return type(shell).__name__ == "ZMQInteractiveShell"
 
 
 def _ignore(n: int) -> None:
@@ -41,10 +47,12 @@ class progress:  # noqa: N801 (used like a function: ``with progress(...) as upd
 
     def __init__(self, total: float | None, unit: str, *, desc: str | None = None, quiet: bool = False) -> None:
         self._bar: Any = None
-        if quiet or not is_terminal(sys.stderr):
+        notebook = in_notebook()
+        if quiet or not (notebook or is_terminal(sys.stderr)):
             return
         try:
-            from tqdm import tqdm
+            # tqdm.auto draws a widget in a notebook (where ipywidgets is installed), text elsewhere.
+            from tqdm.auto import tqdm
         except ImportError:
             return
         self._bar = tqdm(

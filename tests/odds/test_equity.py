@@ -142,7 +142,7 @@ def test_input_forms() -> None:
 def test_text() -> None:
     aa, kk = equity(["As Ah", "Kd Kc"], board="2c 7d 9h")
     assert "As Ah" in str(aa) and "907 wins" in str(aa) and "990 games" in str(aa)
-    assert repr(aa).startswith("PlayerEquity(player='As Ah', games=990, wins=907, ties=0")
+    assert repr(aa).startswith("PlayerEquity('As Ah', equity=91.616%, wins=907, ties=0, losses=83, games=990")
     lines = equity_table([aa, kk]).splitlines()
     assert len(lines) == 3 and lines[0].split()[0] == "player" and lines[2].startswith("Kd Kc")
     with pytest.raises(AttributeError):

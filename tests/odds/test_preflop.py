@@ -178,6 +178,7 @@ def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch, capsys
     assert capsys.readouterr().err == ""
     # Without tqdm the work runs all the same, without a bar.
     monkeypatch.setitem(sys.modules, "tqdm", None)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
     assert preflop_matchups(["AA"], ["KK"])["AA", "KK"].games == 36 * BOARDS_HEADS_UP
     assert capsys.readouterr().err == ""
 

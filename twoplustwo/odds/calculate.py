@@ -37,7 +37,7 @@ from twoplustwo.kernels import pool
 from twoplustwo.odds import exact
 from twoplustwo.odds.players import MAX_PLAYERS, CheckedPlayer, check_count, parse_player, without
 from twoplustwo.odds.pots import SPLIT
-from twoplustwo.odds.results import PlayerEquity, equity_table
+from twoplustwo.odds.results import EquityResults, PlayerEquity, equity_table
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import check_disjoint, parse_cards
 from twoplustwo.vocab.games import GAMES, HOLDEM, resolve
@@ -94,7 +94,7 @@ def equity(
     tables: Tables | None = None,
     threads: int | None = None,
     quiet: bool = False,
-) -> list[PlayerEquity]:
+) -> EquityResults:
     """Win, tie and equity of 2 to 9 players, each a hand or a range.
 
     A player is a hand (``"AsKs"``, ``"As Ks"``, a sequence of card strings
@@ -187,7 +187,7 @@ def equity(
     if rest - held < missing:
         raise ValueError(f"only {rest - held} cards left after the hands, the board needs {missing} more")
     if omaha:
-        return _omaha(parsed, known, out, game, method, stderr, samples, seed, tables, workers, quiet)
+        return EquityResults(_omaha(parsed, known, out, game, method, stderr, samples, seed, tables, workers, quiet))
     combos = [p.combos for p in parsed]
     ranged = any(p.ranged for p in parsed)
     # The deals are enumerated once: for the cost estimate, then for the counts.
@@ -196,14 +196,14 @@ def equity(
         small = not ranged or exact.work(combos, known, out, deck, found) <= AUTO_EXACT_WORK
         method = "exact" if small else "monte-carlo"
     if method == "monte-carlo":
-        return _sample(parsed, known, out, game, stderr, samples, seed, tables, workers, quiet)
+        return EquityResults(_sample(parsed, known, out, game, stderr, samples, seed, tables, workers, quiet))
     if not ranged:
         holes = [p.combos[0].tolist() for p in parsed]
         counts = exact.hands(holes, known, out, game=game, tables=tables, threads=workers)
-        return [
+        return EquityResults([
             PlayerEquity(p.label, games, wins, ties, units / (SPLIT * games))
             for p, (games, wins, ties, units) in zip(parsed, counts)
-        ]
+        ])
     dealt, weight = exact.deals(
         [(p.combos, p.weights) for p in parsed],
         known,
@@ -214,7 +214,7 @@ def equity(
         quiet=quiet,
         found=found,
     )
-    return _results(parsed, dealt, weight)
+    return EquityResults(_results(parsed, dealt, weight))
 
 
 def _sample(

@@ -35,7 +35,7 @@ the 13 x 13 heat map (with matplotlib: ``pip install 'twoplustwo[plot]'``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from math import comb
 from typing import NamedTuple, TypeVar
@@ -45,7 +45,7 @@ import numpy.typing as npt
 
 from twoplustwo.hands.isomorphism import PERM_CARDS, canonical_boards
 from twoplustwo.kernels import pool
-from twoplustwo.odds.results import PlayerEquity
+from twoplustwo.odds.results import PlayerEquity, PreflopResults
 from twoplustwo.progress import progress
 from twoplustwo.tables.default import get_tables, load_tables
 from twoplustwo.tables.load import Tables
@@ -93,8 +93,6 @@ del _c
 
 
 T = TypeVar("T")
-_VsRandom = Mapping[str, PlayerEquity]
-_Grid = Mapping[tuple[str, str], PlayerEquity]
 
 
 # ---------------------------------------------------------------------------
@@ -318,7 +316,7 @@ def preflop_vs_random(
     threads: int | None = None,
     executor: Executor | None = None,
     quiet: bool = False,
-) -> dict[str, PlayerEquity]:
+) -> PreflopResults:
     """Each starting-hand class heads-up against a uniformly random hand, exact.
 
     ``classes`` is a sequence of :data:`~twoplustwo.HAND_CLASSES` names
@@ -341,7 +339,7 @@ def preflop_vs_random(
     workers = pool.resolve_threads(threads)
     ex = _check_executor(executor)
     if not ids:
-        return {}
+        return PreflopResults()
     plan = _plan(tuple(ids))
     boards, weights = canonical_boards()
     spans = _spans(len(boards), _BLOCK if ex is None else -(-len(boards) // _EXECUTOR_TASKS))
@@ -357,7 +355,7 @@ def preflop_vs_random(
         for part, (lo, hi) in parts:
             total += part
             bar(hi - lo)
-    out: dict[str, PlayerEquity] = {}
+    out = PreflopResults()
     at = 0
     for k in ids:
         size = len(CLASS_ROWS[k])
@@ -469,7 +467,7 @@ def preflop_matchups(
     threads: int | None = None,
     executor: Executor | None = None,
     quiet: bool = False,
-) -> dict[tuple[str, str], PlayerEquity]:
+) -> PreflopResults:
     """Each class of ``classes_a`` heads-up against each of ``classes_b``, exact.
 
     ``None`` stands for all 169 classes. ``result[a, b]`` is ``a``'s side:
@@ -490,7 +488,7 @@ def preflop_matchups(
     workers = pool.resolve_threads(threads)
     ex = _check_executor(executor)
     if not ids_a or not ids_b:
-        return {}
+        return PreflopResults()
     # Every ordered deal of a combo of an a class against one of a b class;
     # cells number the (a, b) pairs row-major, slots a's combos in its class.
     combo_a = np.concatenate([CLASS_ROWS[k] for k in ids_a])
@@ -537,7 +535,7 @@ def preflop_matchups(
         shares.reshape(n_cells, 12), 2 * slot_games, out=np.zeros_like(slot_games), where=slot_games > 0
     )
 
-    out: dict[tuple[str, str], PlayerEquity] = {}
+    out = PreflopResults()
     for i, ka in enumerate(ids_a):
         combos = class_combos(HAND_CLASSES[ka])
         n = len(combos)

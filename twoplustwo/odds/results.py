@@ -2,25 +2,33 @@
 
 Exact enumeration, Monte Carlo sampling and the preflop tables all answer
 with one :class:`PlayerEquity` per player, and :func:`equity_table` lays a
-list of them out as text.
+list of them out as text. :func:`~twoplustwo.equity` returns them as
+:class:`EquityResults` and the preflop tables as :class:`PreflopResults`:
+a list and a dict that print as a table and show as one in a notebook.
 
 >>> r = PlayerEquity("As Ah", games=990, wins=907, ties=0, equity=907 / 990)
 >>> r.losses, round(r.win, 4)
 (83, 0.9162)
 >>> print(r)
 As Ah  win 91.616%  tie 0.000%  equity 91.616%  (907 wins, 0 ties, 990 games)
+>>> r
+PlayerEquity('As Ah', equity=91.616%, wins=907, ties=0, losses=83, games=990)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["PlayerEquity", "equity_table"]
+from twoplustwo.vocab.combos import HAND_CLASSES
+from twoplustwo.vocab.grid import class_grid_html
+
+__all__ = ["EquityResults", "PlayerEquity", "PreflopResults", "equity_html", "equity_table"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,13 +86,18 @@ class PlayerEquity:
     __hash__ = None  # type: ignore[assignment]  # equal results may hold equal arrays
 
     def __repr__(self) -> str:
+        # Concise, for a REPL: the fields keep full precision.
+        share = f"{100 * self.equity:.3f}%" + (f" ± {100 * self.stderr:.3f}%" if self.stderr else "")
         text = (
-            f"PlayerEquity(player={self.player!r}, games={self.games!r}, wins={self.wins!r}, "
-            f"ties={self.ties!r}, equity={self.equity!r}, stderr={self.stderr!r}"
+            f"PlayerEquity({self.player!r}, equity={share}, wins={self.wins!r}, ties={self.ties!r}, "
+            f"losses={self.losses!r}, games={self.games!r}"
         )
         if self.combos is not None:
             text += f", combos=<{len(self.combos)} combos>"
         return text + ")"
+
+    def _repr_html_(self) -> str:
+        return equity_html([self])
 
     def __str__(self) -> str:
         text = f"{self.player}  win {100 * self.win:.3f}%  tie {100 * self.tie:.3f}%  equity {100 * self.equity:.3f}%"
@@ -118,6 +131,16 @@ def equity_table(results: Sequence[PlayerEquity]) -> str:
     As Ah   91.616  0.000    91.616   907     0    990
     Ks Kh    8.384  0.000     8.384    83     0    990
     """
+    rows = _rows(results)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
+        for row in rows
+    )
+
+
+def _rows(results: Sequence[PlayerEquity]) -> list[list[str]]:
+    """The header and one row of cells per player, as :func:`equity_table` and :func:`equity_html` show them."""
     sampled = any(r.stderr for r in results)
     head = ["player", "win %", "tie %", "equity %"] + (["± %"] if sampled else []) + ["wins", "ties", "games"]
     rows = [head]
@@ -127,8 +150,50 @@ def equity_table(results: Sequence[PlayerEquity]) -> str:
             + ([f"{100 * r.stderr:.3f}"] if sampled else [])
             + [_count(r.wins), _count(r.ties), _count(r.games)]
         )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-    return "\n".join(
-        "  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths)))
-        for row in rows
-    )
+    return rows
+
+
+def equity_html(results: Sequence[PlayerEquity]) -> str:
+    """Results as an HTML table, one row per player (what a notebook shows for them).
+
+    >>> equity_html([PlayerEquity("As Ah", 990, 907, 0, 907 / 990)]).count("<tr>")
+    2
+    """
+    head, *body = _rows(results)
+    cells = "".join(f"<th>{escape(h)}</th>" for h in head)
+    lines = [f"<tr>{cells}</tr>"]
+    for row in body:
+        aligns = ["left"] + ["right"] * (len(row) - 1)
+        tds = "".join(f'<td style="text-align:{a}">{escape(c)}</td>' for a, c in zip(aligns, row))
+        lines.append(f"<tr>{tds}</tr>")
+    return f"<table>{''.join(lines)}</table>"
+
+
+class EquityResults(list[PlayerEquity]):
+    """The players' results, in order: a list that prints as :func:`equity_table` and shows as a table in a notebook."""
+
+    def __str__(self) -> str:
+        return equity_table(self)
+
+    def _repr_html_(self) -> str:
+        return equity_html(self)
+
+
+class PreflopResults(dict[Any, PlayerEquity]):
+    """Preflop results by class (``"AKs"``) or by matchup (``("AA", "KK")``): a dict that prints as a table.
+
+    In a notebook, results by class show as the 13 x 13 grid of their
+    equity, and matchups as a table.
+    """
+
+    def __str__(self) -> str:
+        return equity_table(list(self.values()))
+
+    def _repr_html_(self) -> str:
+        if not all(isinstance(k, str) for k in self):
+            return equity_html(list(self.values()))
+        equity = {k: r.equity for k, r in self.items()}
+        # Shaded over the span the equities against a random hand take (about 32% to 85%).
+        shares = [None if c not in equity else (equity[c] - 0.3) / 0.55 for c in HAND_CLASSES]
+        texts = ["" if c not in equity else f"{100 * equity[c]:.1f}" for c in HAND_CLASSES]
+        return class_grid_html(shares, texts, caption="equity against a random hand, %")

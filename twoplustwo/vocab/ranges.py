@@ -108,6 +108,7 @@ from twoplustwo.vocab.combos import (
     card_name,
     combo_indices,
 )
+from twoplustwo.vocab.grid import class_grid_html
 from twoplustwo.vocab.range_notation import parse_weights
 
 __all__ = ["Range", "parse_range"]
@@ -341,3 +342,12 @@ class Range:
 
     def __repr__(self) -> str:
         return f"parse_range({str(self)!r})"
+
+    def _repr_html_(self) -> str:
+        """The 13 x 13 grid of classes, each with the (weighted) share of its combos in the range: a notebook's view."""
+        held = np.bincount(CLASS_OF, weights=self._dense, minlength=169) / CLASS_SIZE
+        shares = [float(x) if x > 0 else None for x in held]
+        texts = [f"{100 * x:.0f}%" if x > 0 else "" for x in held]
+        weight = float(self._dense.sum())
+        caption = f"{len(self)} combos, weight {weight:g} of {N_COMBOS} ({100 * weight / N_COMBOS:.1f}%)"
+        return class_grid_html(shares, texts, caption=caption)

@@ -194,7 +194,7 @@ class GameCategory(IntEnum):
         return self.name.lower()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class HandDescription:
     """Everything a hand value stands for; ``str()`` gives the words.
 
@@ -216,6 +216,13 @@ class HandDescription:
 
     def __str__(self) -> str:
         return self.description
+
+    def __repr__(self) -> str:
+        # The code in hex, as the category digit and five rank digits read.
+        return (
+            f"HandDescription(value={self.value}, category={self.category!s}, code={self.code:#08x}, "
+            f"ranks={self.ranks}, cactus_kev_rank={self.cactus_kev_rank}, description={self.description!r})"
+        )
 
 
 def describe(value: int | np.integer, *, game: str = "holdem", tables: Tables | None = None) -> HandDescription:
