@@ -37,7 +37,7 @@ BUILDER_TESTS := builder tests/builder --ignore=$(WHEEL_TEST)
 # The table set's tests, and single hands and batches, once more on the
 # portable stand-ins for mmap, flock and page advice (twoplustwo/tables/system.py)
 # that systems without the POSIX calls use.
-PORTABLE_TESTS := tests/tables tests/hands/test_evaluate.py tests/kernels/test_many_users.py
+PORTABLE_TESTS := tests/tables tests/hands/test_evaluate.py tests/kernels/test_many_users.py --ignore=tests/tables/test_manifest.py
 test: tables
 	@log=$$(mktemp); \
 	( TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(NUMPY_TESTS); n=$$?; \

@@ -23,6 +23,7 @@ from twoplustwo.odds.preflop import (
 )
 from twoplustwo.odds.results import PlayerEquity
 from twoplustwo.vocab.cards import parse_cards
+from twoplustwo.vocab.class_order import CLASS_ORDER, GAMES, POINTS
 from twoplustwo.vocab.combos import COMBOS, HAND_CLASSES
 from twoplustwo.vocab.range_notation import class_combos
 
@@ -44,6 +45,17 @@ def grid() -> dict[tuple[str, str], PlayerEquity]:
 def test_games_constants() -> None:
     assert GAMES_VS_RANDOM == comb(50, 2) * comb(48, 5) == comb(50, 5) * comb(45, 2) == 2_097_572_400
     assert BOARDS_HEADS_UP == 1_712_304
+
+
+def test_the_committed_class_order_is_the_exact_equity_order(every_class: dict[str, PlayerEquity]) -> None:
+    # twoplustwo.vocab.class_order was generated this way; the vocabulary cannot compute it, the odds can.
+    assert list(every_class) == list(HAND_CLASSES)
+    assert {e.games for e in every_class.values()} == {GAMES}
+    points = {name: 2 * int(e.wins) + int(e.ties) for name, e in every_class.items()}
+    order = sorted(HAND_CLASSES, key=lambda name: (-points[name], HAND_CLASSES.index(name)))
+    assert CLASS_ORDER == tuple(order)
+    assert POINTS == tuple(points[name] for name in order)
+    assert all(e.equity == POINTS[CLASS_ORDER.index(name)] / (2 * GAMES) for name, e in every_class.items())
 
 
 def test_aces_published(every_class: dict[str, PlayerEquity]) -> None:
