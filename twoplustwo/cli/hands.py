@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from twoplustwo.cli.omaha import OMAHA_GAMES, eval_omaha
-from twoplustwo.cli.output import aligned, probability
+from twoplustwo.cli.output import aligned, hand_fields, hand_lines, probability
 from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_words
 from twoplustwo.vocab.games import HOLDEM
 from twoplustwo.vocab.values import CATEGORIES, category_counts, describe
@@ -48,29 +48,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
     d = describe(value, game=game)
     five = best_five(cards, game=game)
     if args.json:
-        doc = {
-            "cards": format_cards(cards).split(),
-            "value": d.value,
-            "category": str(d.category),
-            "code": f"0x{d.code:06x}",
-            "description": d.description,
-            "best_five": format_cards(five).split(),
-            "game": game,
-            "cactus_kev_rank": d.cactus_kev_rank,
-        }
-        print(json.dumps(doc))
+        print(json.dumps({"cards": format_cards(cards).split(), **hand_fields(d, five, game)}))
         return 0
     # Hold'em's lines stay as they always were; another game says which it is.
     game_line = [] if game == HOLDEM else [("game", game)]
-    for label, text in [
-        ("hand", format_cards(cards)),
-        *game_line,
-        ("value", str(d.value)),
-        ("category", str(d.category)),
-        ("code", f"0x{d.code:06x}"),
-        ("description", d.description),
-        ("best five", format_cards(five)),
-    ]:
+    for label, text in [("hand", format_cards(cards)), *game_line, *hand_lines(d, five)]:
         print(f"{label:<12} {text}")
     return 0
 

@@ -23,6 +23,7 @@ import json
 from collections.abc import Sequence
 from itertools import combinations
 
+from twoplustwo.cli.output import hand_fields, hand_lines
 from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_words
 
 __all__ = ["OMAHA_GAMES", "best_low_five", "best_omaha_five", "eval_omaha"]
@@ -90,16 +91,10 @@ def eval_omaha(args: argparse.Namespace) -> int:
     low = evaluate_omaha_low(hole, board) if hilo else 0
     low_five = best_low_five(hole, board, low)
     if args.json:
-        doc: dict[str, object] = {
+        doc = {
             "cards": format_cards(hole).split(),
             "board": format_cards(board).split(),
-            "value": d.value,
-            "category": str(d.category),
-            "code": f"0x{d.code:06x}",
-            "description": d.description,
-            "best_five": format_cards(five).split(),
-            "game": game,
-            "cactus_kev_rank": d.cactus_kev_rank,
+            **hand_fields(d, five, game),
         }
         if hilo:
             doc["low_value"] = low
@@ -107,16 +102,7 @@ def eval_omaha(args: argparse.Namespace) -> int:
             doc["low_five"] = None if low_five is None else format_cards(low_five).split()
         print(json.dumps(doc))
         return 0
-    lines = [
-        ("hand", format_cards(hole)),
-        ("board", format_cards(board)),
-        ("game", game),
-        ("value", str(d.value)),
-        ("category", str(d.category)),
-        ("code", f"0x{d.code:06x}"),
-        ("description", d.description),
-        ("best five", format_cards(five)),
-    ]
+    lines = [("hand", format_cards(hole)), ("board", format_cards(board)), ("game", game), *hand_lines(d, five)]
     if hilo:
         lines += [
             ("low value", str(low)),

@@ -1,12 +1,16 @@
-"""Plain-text output of the command line: aligned columns, exact probabilities, standard output as a file."""
+"""Plain-text output of the command line: aligned columns, exact probabilities, a hand, standard output as a file."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from pathlib import Path
 
-__all__ = ["aligned", "is_stdout", "probability", "stdout_fd"]
+from twoplustwo.vocab.cards import format_cards
+from twoplustwo.vocab.values import HandDescription
+
+__all__ = ["aligned", "hand_fields", "hand_lines", "is_stdout", "probability", "stdout_fd"]
 
 
 def aligned(rows: list[list[str]], right: set[int]) -> list[str]:
@@ -26,6 +30,30 @@ def probability(count: int, total: int) -> str:
         return "-"
     q = Context(prec=60).divide(Decimal(count), Decimal(total))
     return f"{q.quantize(Decimal('1e-12'), rounding=ROUND_HALF_EVEN):f}"
+
+
+def hand_fields(d: HandDescription, five: Sequence[int], game: str) -> dict[str, object]:
+    """What ``eval --json`` says of a hand after its cards: value, category, code, words, best five, game, Kev rank."""
+    return {
+        "value": d.value,
+        "category": str(d.category),
+        "code": f"0x{d.code:06x}",
+        "description": d.description,
+        "best_five": format_cards(five).split(),
+        "game": game,
+        "cactus_kev_rank": d.cactus_kev_rank,
+    }
+
+
+def hand_lines(d: HandDescription, five: Sequence[int]) -> list[tuple[str, str]]:
+    """What ``eval`` prints of a hand, as (label, text) lines: value, category, code, description, best five."""
+    return [
+        ("value", str(d.value)),
+        ("category", str(d.category)),
+        ("code", f"0x{d.code:06x}"),
+        ("description", d.description),
+        ("best five", format_cards(five)),
+    ]
 
 
 def is_stdout(path: Path | None) -> bool:
