@@ -29,11 +29,11 @@ tables: $(STAMP)
 # then the builder's tests; its report follows the first's.
 RUNTIME_TESTS := README.md twoplustwo tests/vocab tests/tables tests/kernels tests/hands tests/odds tests/cli \
 	tests/spec tests/house
-NUMPY_TESTS := twoplustwo tests/hands tests/odds
-# The wheel test builds and installs a wheel (about 20 s): it runs in the
-# first lane, which has the time, though it needs the builder for the bundle.
-WHEEL_TEST := tests/builder/test_wheel.py
-BUILDER_TESTS := builder tests/builder --ignore=$(WHEEL_TEST)
+# Not the preflop tables' module: they rank hands with the walker method the
+# other tests hold both backends to (tests/kernels/test_reference.py), and all
+# 169 classes once more on the reference would take a minute of this lane.
+NUMPY_TESTS := twoplustwo tests/hands tests/odds --ignore=tests/odds/test_preflop.py
+BUILDER_TESTS := builder tests/builder
 # The table set's tests, and single hands and batches, once more on the
 # portable stand-ins for mmap, flock and page advice (twoplustwo/tables/system.py)
 # that systems without the POSIX calls use.
@@ -43,7 +43,7 @@ test: tables
 	( TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(NUMPY_TESTS); n=$$?; \
 	  $(PY) -m pytest -q -p no:cacheprovider $(BUILDER_TESTS); b=$$?; \
 	  test $$n -eq 0 && test $$b -eq 0 ) > $$log 2>&1 & second=$$!; \
-	$(PY) -m pytest -q $(RUNTIME_TESTS) $(WHEEL_TEST); first=$$?; \
+	$(PY) -m pytest -q $(RUNTIME_TESTS); first=$$?; \
 	echo "== first lane, again: the table set, single hands and batches on the portable paths (TWOPLUSTWO_PORTABLE=1) =="; \
 	TWOPLUSTWO_PORTABLE=1 $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(PORTABLE_TESTS); p=$$?; \
 	wait $$second; s=$$?; \
