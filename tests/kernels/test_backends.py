@@ -53,10 +53,13 @@ def outcome(call: Callable[[], Any]) -> tuple[str, str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [5, 6, 7])
 def test_c_paths_agree_with_the_dag_on_every_hand(n: int, both: tuple[Tables, Tables]) -> None:
-    # iter_hands walks the DAG with numpy. The C batch walk must agree, and
-    # so must the small tables of the single-hand path (rank multisets and
-    # flush masks derived from dag7), which do not walk the DAG at all.
+    # iter_hands walks the DAG with numpy. The C batch walk must agree (a
+    # checked batch of whole hands reads the keyed tables, which do not walk
+    # the DAG), and so must the small tables of the single-hand path (rank
+    # multisets and flush masks derived from dag7), which do not either.
     c, ref = both
+    # Checked batches of whole hands go through the keyed tables (kernels/c/keyed.c), not the DAG.
+    assert c.walker.keyed_tables() is True and ref.walker.keyed_tables() is False
     total = 0
     ordered = tp.iter_hands(n, chunk_size=1 << 22, tables=c, reuse=True)
     for cards, values in tp.iter_hands(n, chunk_size=1 << 22, tables=ref):
@@ -142,6 +145,7 @@ def test_tables_of_other_values_walk_the_dag_for_single_hands() -> None:
     # still give what the DAG gives.
     t = load_tables(ROOT / "spec" / "conformance" / "cases" / "valid")
     assert t.walker.small_rows(np.zeros((0, 5), dtype=np.uint8), np.zeros(0, dtype=np.uint16)) is False
+    assert t.walker.keyed_tables() is False  # nor can the keyed tables of batches
     rng = np.random.default_rng(29)
     hands = np.array([rng.permutation(52)[:7] for _ in range(500)], dtype=np.uint8)
     want = tp.evaluate_batch(hands, tables=t)
@@ -637,3 +641,13 @@ def test_a_card_changed_during_an_omaha_batch_is_an_error_or_the_right_value(
     holes, boards = np.ascontiguousarray(deals[:, :4]), np.ascontiguousarray(deals[:, 4:])
     want = tp.evaluate_omaha_batch(holes, boards, tables=t, threads=1)
     _race(boards, (15, 4), 255, lambda: tp.evaluate_omaha_batch(holes, boards, tables=t, threads=1), want)
+
+
+@needs_core
+def test_only_holdems_walker_reads_keyed_tables(both: tuple[Tables, Tables]) -> None:
+    # The keys count ranks of the full deck; another game's walker walks its DAG.
+    from twoplustwo.vocab.games import resolve
+
+    c, _ = both
+    assert resolve("short-deck", c).walker.keyed_tables() is False
+    assert c.walker.keyed_tables() is True

@@ -293,6 +293,10 @@ class Walker:
         forbidden = (held | ~self.deck) & ALL_CARDS
         return arrays.walk_rows(self._layers(depth + k)[depth:], h.view("u1"), o.view("u2"), checked, start, forbidden)
 
+    def keyed_tables(self) -> bool:
+        """False: the reference walks the DAG for every batch (the C core reads keyed tables for checked ones)."""
+        return False
+
     def small_rows(self, hands: U8, out: U16, /) -> bool:
         """Values of (N, 5..7) rows of distinct cards of the deck, as single hands get them; False: no small tables."""
         from twoplustwo.kernels import arrays

@@ -61,6 +61,15 @@ struct dag {
     int value_width;
 };
 
+/* A value table reached through a minimal perfect hash of rank keys (keyed.c). */
+struct keyed {
+    uint64_t multiplier;    /* odd: a key times it gives bucket (top bits) and start (bits 24 up) */
+    uint32_t mask;          /* value table entries - 1, a power of two less one */
+    int bucket_bits;        /* log2 of the number of buckets */
+    uint16_t *disp;         /* each bucket's displacement */
+    uint16_t *value;        /* the value of each slot */
+};
+
 typedef struct {
     PyObject_HEAD
     struct dag dag[3]; /* the 5-, 6- and 7-card walks */
@@ -77,6 +86,10 @@ typedef struct {
     uint16_t *by_ranks[3];
     uint16_t *flush;
     int small_ok; /* 1: the small tables agree with the DAG; 0: walk the DAG */
+    /* Keyed tables for checked batches of whole hands (keyed.c), built on
+     * the first one: 5, 6 and 7 cards. keyed_ok: built and usable. */
+    struct keyed keyed[3];
+    int keyed_ok, keyed_built;
     unsigned walked; /* single hands walked down the DAG before the small tables exist */
 } Walker;
 
@@ -116,7 +129,14 @@ PyObject *core_set_fallback(PyObject *module, PyObject *fn);
 /* small.c */
 extern uint32_t choose[20][8];
 void fill_choose(void);
+void first_multiset(int *r, int n);
+int next_multiset(int *r, int n);
 int build_small_tables(Walker *self);
+
+/* keyed.c */
+void fill_card_keys(void);
+int build_keyed_tables(Walker *self);
+int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out);
 PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Walker_histogram(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 
@@ -190,6 +210,12 @@ static inline uint32_t small_value(const Walker *self, const unsigned char *card
         for (unsigned c = 0; c < counts[r]; c++, i++)
             index += choose[r + i][i + 1];
     return self->by_ranks[n - 5][index];
+}
+
+/* The slot of a rank key in a keyed table. */
+static inline uint32_t keyed_slot(const struct keyed *t, uint64_t key) {
+    uint64_t x = key * t->multiplier;
+    return ((uint32_t)(x >> 24) + t->disp[x >> (64 - t->bucket_bits)]) & t->mask;
 }
 
 #endif

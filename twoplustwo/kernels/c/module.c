@@ -33,6 +33,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     fill_choose();
     fill_lows();
     fill_card_bits();
+    fill_card_keys();
     if (PyType_Ready(&WalkerType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);

@@ -23,12 +23,12 @@ void fill_choose(void) {
 /* The rank multisets of n cards (at most four of a rank) as non-decreasing
  * tuples r[0..n-1], in order: the first, then each next one; next_multiset
  * returns 0 after the last. */
-static void first_multiset(int *r, int n) {
+void first_multiset(int *r, int n) {
     for (int i = 0; i < n; i++)
         r[i] = i / 4;
 }
 
-static int next_multiset(int *r, int n) {
+int next_multiset(int *r, int n) {
     for (;;) {
         int i = n - 1;
         while (i >= 0 && r[i] == 12)

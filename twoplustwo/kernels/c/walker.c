@@ -14,6 +14,8 @@ static void Walker_dealloc(Walker *self) {
     for (int i = 0; i < 3; i++)
         PyMem_Free(self->by_ranks[i]);
     PyMem_Free(self->flush);
+    for (int i = 0; i < 3; i++)
+        PyMem_Free(self->keyed[i].disp), PyMem_Free(self->keyed[i].value);
     for (Py_ssize_t i = 0; i < self->n_views; i++)
         PyBuffer_Release(&self->views[i]);
     PyMem_Free(self->views);
@@ -219,6 +221,14 @@ static inline Py_ssize_t start_rows_of(const unsigned char *rows, unsigned char 
     return -1;
 }
 
+/* The first of m rows of k cards that holds a card over 51, or -1. */
+static int first_card_over_51(const unsigned char *block, int m, int k) {
+    for (int i = 0; i < m * k; i++)
+        if (block[i] > 51)
+            return i / k;
+    return -1;
+}
+
 /* start_rows_of with k a constant for the common row widths, so that the
  * compiler unrolls the loop over a row's cards. */
 static Py_ssize_t start_rows(const unsigned char *rows, unsigned char *block, int m, int k, int check,
@@ -233,6 +243,23 @@ static Py_ssize_t start_rows(const unsigned char *rows, unsigned char *block, in
     default:
         return start_rows_of(rows, block, m, k, check, forbidden, base, at);
     }
+}
+
+/* Build the keyed tables on the first checked batch of whole hands; -1 with an exception. */
+static int ensure_keyed(Walker *self) {
+    if (!self->keyed_built) {
+        if (build_keyed_tables(self) < 0)
+            return -1;
+        self->keyed_built = 1;
+    }
+    return 0;
+}
+
+static PyObject *Walker_keyed_tables(Walker *self, PyObject *unused) {
+    (void)unused;
+    if (ensure_keyed(self) < 0)
+        return NULL;
+    return PyBool_FromLong(self->keyed_ok);
 }
 
 /* walk_rows(hands, out, check[, depth, start, held]) -> int: values of the
@@ -264,6 +291,13 @@ PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs
     Py_ssize_t bad = -1;
     Py_ssize_t rows = in->shape[0];
     int k = (int)in->shape[1];
+    /* Checked whole hands go through the keyed tables, which fit in cache;
+     * unchecked rows (a duplicate walks the DAG to some value) and prefixes
+     * walk the DAG. The tables are built on the first such batch, with the GIL. */
+    int keyed = check && depth == 0 && held == 0 && self->deck == ALL_CARDS;
+    if (keyed && ensure_keyed(self) < 0)
+        return release_args(&bufs, NULL, NULL);
+    keyed = keyed && self->keyed_ok;
     const struct dag *d = &self->dag[depth + k - 5];
     const unsigned char *h = (const unsigned char *)in->buf;
     uint16_t *values = (uint16_t *)out->buf;
@@ -281,6 +315,21 @@ PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs
     const int last_width = d->width[depth + k - 1];
     for (Py_ssize_t r0 = 0; r0 < rows; r0 += WALK_BLOCK) {
         int m = rows - r0 < WALK_BLOCK ? (int)(rows - r0) : WALK_BLOCK;
+        if (keyed) {
+            /* The copy is walked, so a caller changing the array meanwhile
+             * gets an error or the right value; the keyed walk finds
+             * duplicates itself, and start_rows names a card over 51. */
+            memcpy(block, h + r0 * k, (size_t)m * (size_t)k);
+            unsigned char most = 0;
+            for (int i = 0; i < m * k; i++)
+                most = block[i] > most ? block[i] : most;
+            int first_bad = most > 51 ? first_card_over_51(block, m, k) : keyed_values(self, block, m, k, values + r0);
+            if (first_bad >= 0) {
+                bad = r0 + first_bad;
+                break;
+            }
+            continue;
+        }
         Py_ssize_t first_bad = start_rows(h + r0 * k, block, m, k, check, forbidden, (uint32_t)start * 52, at);
         if (first_bad >= 0) {
             bad = r0 + first_bad;
@@ -330,6 +379,8 @@ static PyMethodDef Walker_methods[] = {
      "score(values) -> [(wins, ties, units)]: per-player results of (players, boards) values"},
     {"histogram", (PyCFunction)(void (*)(void))Walker_histogram, METH_FASTCALL,
      "histogram(n, out) -> bool: add every n-card hand's count per value into out, or False"},
+    {"keyed_tables", (PyCFunction)Walker_keyed_tables, METH_NOARGS,
+     "keyed_tables() -> bool: whether checked batches of whole hands use the keyed tables (built now if need be)"},
     {"walk_rows", (PyCFunction)(void (*)(void))Walker_walk_rows, METH_FASTCALL,
      "walk_rows(hands, out, check[, depth, start, held]) -> int: walk uint8 rows into out; first bad row or -1"},
     {NULL, NULL, 0, NULL},

@@ -1,0 +1,221 @@
+/* Keyed tables for checked batches of whole hands, derived from the small
+ * tables (and so from dag7): a random 7-card batch walks 84 MB of DAG and
+ * waits on memory at every card, while these fit in the L2 cache.
+ *
+ * A hand's rank multiset has a key that its cards add up: the sum of 5^rank,
+ * which is the multiset's counts written in base 5 (no rank is held more
+ * than four times), so distinct multisets have distinct keys. A minimal
+ * perfect hash takes each n-card key to a slot of a value table of a power
+ * of two entries: the key times an odd constant gives a bucket (its top
+ * bits) and a start (its middle bits), and the bucket's displacement, found
+ * when the tables are built, moves every key of the bucket to a free slot.
+ * Flushes are looked up by their suit's 13-bit rank mask in the small
+ * tables' flush table. Building them takes a few milliseconds, on the first
+ * checked batch. Every slot holds a by_ranks value, and the tests hold the
+ * batches against the DAG walk on every hand. */
+
+#include "core.h"
+
+/* 5^rank for each rank. */
+static const uint64_t pow5[13] = {
+    1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125, 9765625, 48828125, 244140625,
+};
+
+/* Odd multipliers tried in turn until every bucket finds a displacement. */
+static const uint64_t multipliers[] = {
+    0x9E3779B97F4A7C15u, 0xC2B2AE3D27D4EB4Fu, 0x165667B19E3779F9u, 0xD6E8FEB86659FD93u,
+    0xFF51AFD7ED558CCDu, 0xC4CEB9FE1A85EC53u, 0x94D049BB133111EBu, 0xBF58476D1CE4E5B9u,
+};
+
+/* Bounds on the rank multisets of 5, 6 and 7 cards: C(17, 5), C(18, 6),
+ * C(19, 7), which count those of five or more of a rank too. */
+static const uint32_t n_keys[3] = {6188, 18564, 50388};
+
+static int by_size_desc(const void *a, const void *b) {
+    const uint32_t *x = a, *y = b; /* {size, bucket} */
+    return x[0] != y[0] ? (x[0] < y[0] ? 1 : -1) : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Find displacements for keys[0..n) under multiplier `mul` into t; 0 on
+ * success, 1 if some bucket found none (try another multiplier), -1 out of
+ * memory. `slot_of` and `taken` are scratch of n and t->mask + 1 entries. */
+static int place(struct keyed *t, const uint64_t *keys, uint32_t n, uint64_t mul, uint32_t *slot_of,
+                 unsigned char *taken) {
+    uint32_t buckets = 1u << t->bucket_bits, size = t->mask + 1;
+    uint32_t *count = PyMem_Calloc(buckets + 1, sizeof(uint32_t));
+    uint32_t *order = PyMem_Calloc((size_t)buckets * 2, sizeof(uint32_t));
+    uint32_t *members = PyMem_Calloc(n, sizeof(uint32_t));
+    if (count == NULL || order == NULL || members == NULL) {
+        PyMem_Free(count), PyMem_Free(order), PyMem_Free(members);
+        return -1;
+    }
+    /* Keys grouped by bucket (a counting sort). */
+    for (uint32_t i = 0; i < n; i++)
+        count[(keys[i] * mul) >> (64 - t->bucket_bits)]++;
+    for (uint32_t b = 0, at = 0; b <= buckets; b++) {
+        uint32_t c = b < buckets ? count[b] : 0;
+        count[b] = at;
+        at += c;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        members[count[(keys[i] * mul) >> (64 - t->bucket_bits)]++] = i;
+    for (uint32_t b = buckets; b > 0; b--) /* back to each bucket's first member */
+        count[b] = count[b - 1];
+    count[0] = 0;
+    for (uint32_t b = 0; b < buckets; b++) {
+        order[2 * b] = count[b + 1] - count[b];
+        order[2 * b + 1] = b;
+    }
+    qsort(order, buckets, 2 * sizeof(uint32_t), by_size_desc);
+    memset(taken, 0, size);
+    int result = 0;
+    for (uint32_t o = 0; o < buckets && result == 0; o++) {
+        uint32_t b = order[2 * o + 1], first = count[b], m = order[2 * o];
+        if (m == 0)
+            break;
+        uint32_t d = 0;
+        for (; d < size; d++) {
+            uint32_t j = 0;
+            for (; j < m; j++) {
+                uint32_t s = ((uint32_t)((keys[members[first + j]] * mul) >> 24) + d) & t->mask;
+                if (taken[s])
+                    break;
+                taken[s] = 1; /* held while the bucket is tried */
+                slot_of[j] = s;
+            }
+            if (j == m)
+                break;
+            for (uint32_t u = 0; u < j; u++)
+                taken[slot_of[u]] = 0;
+        }
+        if (d == size)
+            result = 1;
+        else
+            t->disp[b] = (uint16_t)d;
+    }
+    PyMem_Free(count), PyMem_Free(order), PyMem_Free(members);
+    return result;
+}
+
+/* Build self->keyed from the small tables (built first if need be); 0, or -1 with an exception. */
+int build_keyed_tables(Walker *self) {
+    if (self->flush == NULL && build_small_tables(self) < 0)
+        return -1;
+    for (int s = 0; s < 3; s++) {
+        int n = 5 + s;
+        struct keyed *t = &self->keyed[s];
+        uint32_t count = n_keys[s];
+        uint32_t size = 1;
+        while (size < count + count / 4) /* load at most 0.8 */
+            size <<= 1;
+        t->mask = size - 1;
+        t->bucket_bits = 1;
+        while ((1u << t->bucket_bits) < size / 4) /* about three keys a bucket */
+            t->bucket_bits++;
+        PyMem_Free(t->disp), PyMem_Free(t->value);
+        t->disp = PyMem_Calloc((size_t)1 << t->bucket_bits, sizeof(uint16_t));
+        t->value = PyMem_Calloc(size, sizeof(uint16_t));
+        uint64_t *keys = PyMem_Calloc(count, sizeof(uint64_t));
+        uint16_t *values = PyMem_Calloc(count, sizeof(uint16_t));
+        uint32_t *scratch = PyMem_Calloc(count, sizeof(uint32_t));
+        unsigned char *taken = PyMem_Calloc(size, 1);
+        int status = -1;
+        if (t->disp != NULL && t->value != NULL && keys != NULL && values != NULL && scratch != NULL &&
+            taken != NULL) {
+            int r[7];
+            uint32_t i = 0;
+            first_multiset(r, n);
+            do {
+                uint64_t key = 0;
+                uint32_t index = 0;
+                for (int j = 0; j < n; j++) {
+                    key += pow5[r[j]];
+                    index += choose[r[j] + j][j + 1];
+                }
+                keys[i] = key;
+                values[i++] = self->by_ranks[s][index];
+            } while (next_multiset(r, n));
+            count = i; /* no rank four times over: fewer than the bound */
+            status = 1;
+            for (size_t m = 0; m < sizeof multipliers / sizeof multipliers[0] && status == 1; m++) {
+                memset(t->disp, 0, ((size_t)1 << t->bucket_bits) * sizeof(uint16_t));
+                status = place(t, keys, count, multipliers[m], scratch, taken);
+                t->multiplier = multipliers[m];
+            }
+            if (status == 0)
+                for (uint32_t k = 0; k < count; k++)
+                    t->value[keyed_slot(t, keys[k])] = values[k];
+        }
+        PyMem_Free(keys), PyMem_Free(values), PyMem_Free(scratch), PyMem_Free(taken);
+        if (status < 0) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        if (status > 0) { /* no multiplier worked: stay on the DAG */
+            self->keyed_ok = 0;
+            return 0;
+        }
+    }
+    self->keyed_ok = self->small_ok && self->deck == ALL_CARDS;
+    return 0;
+}
+
+/* Per card, the two things a hand adds up: 5^rank in the low 32 bits (at
+ * most 4 * 5^12 + 3 * 5^11 in all) and a count of its suit in the nibble
+ * 32 + 4 * suit; and its bit among its suit's ranks, 16 bits a suit. */
+static uint64_t card_key[52], card_rank_bit[52];
+
+void fill_card_keys(void) {
+    for (int c = 0; c < 52; c++) {
+        card_key[c] = pow5[c >> 2] | (uint64_t)1 << (32 + 4 * (c & 3));
+        card_rank_bit[c] = (uint64_t)1 << (16 * (c & 3) + (c >> 2));
+    }
+}
+
+/* The value of the k distinct cards c (0..51) into *out; 0, or -1 for a card held twice. */
+static inline int keyed_value(const struct keyed *t, const uint16_t *flush, const unsigned char *c, int k,
+                              uint16_t *out) {
+    uint64_t sum = 0, bits = 0, bit_sum = 0;
+    for (int j = 0; j < k; j++) {
+        sum += card_key[c[j]];
+        bits |= card_rank_bit[c[j]];
+        bit_sum += card_rank_bit[c[j]];
+    }
+    if (bit_sum != bits) /* a card twice: its bit was added twice, or'ed once */
+        return -1;
+    /* A suit's count of 5 or more sets its nibble's top bit once 3 is added (counts are at most 7). */
+    uint32_t five = ((uint32_t)(sum >> 32) + 0x3333u) & 0x8888u;
+    if (five) {
+        unsigned suit = five & 0x8u ? 0 : five & 0x80u ? 1 : five & 0x800u ? 2 : 3;
+        *out = flush[(bits >> (16 * suit)) & 0x1FFF];
+    } else
+        *out = t->value[keyed_slot(t, sum & 0xFFFFFFFFu)];
+    return 0;
+}
+
+/* keyed_value over m rows, k a constant for the compiler to unroll; the first row holding a card twice, or -1. */
+static inline int keyed_rows_of(const struct keyed *t, const uint16_t *flush, const unsigned char *rows, int m, int k,
+                                uint16_t *out) {
+    int bad = 0;
+    for (int i = 0; i < m; i++)
+        bad |= keyed_value(t, flush, rows + i * k, k, out + i);
+    if (bad) /* rare: find the row */
+        for (int i = 0; i < m; i++)
+            if (keyed_value(t, flush, rows + i * k, k, out + i) < 0)
+                return i;
+    return -1;
+}
+
+/* The values of m rows of k = 5..7 cards 0..51 (a copy the caller owns) into
+ * out: the index of the first row that holds a card twice, or -1. */
+int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out) {
+    const struct keyed *t = &self->keyed[k - 5];
+    switch (k) {
+    case 7:
+        return keyed_rows_of(t, self->flush, rows, m, 7, out);
+    case 6:
+        return keyed_rows_of(t, self->flush, rows, m, 6, out);
+    default:
+        return keyed_rows_of(t, self->flush, rows, m, 5, out);
+    }
+}
