@@ -266,7 +266,9 @@ class Sampler:
         for w, p, i in zip(words, players, idx):
             np.bitwise_or(p.words[i], board, out=w)
         # One call for all players; the threads are spent on batches instead.
-        values = evaluate_batch(hand_rows(words.ravel()), check=False, game=self.game, tables=self.tables, threads=1)
+        # The rows hold distinct cards, yet checked: a checked batch of
+        # hold'em hands reads the keyed tables, 3x the DAG walk on random hands.
+        values = evaluate_batch(hand_rows(words.ravel()), check=True, game=self.game, tables=self.tables, threads=1)
         return self._score(shares(values.reshape(len(players), n)), idx)
 
     def _omaha_shares(self, board: npt.NDArray[np.uint64], idx: list[npt.NDArray[np.intp]]) -> npt.NDArray[np.int64]:
