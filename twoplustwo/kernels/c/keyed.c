@@ -4,15 +4,16 @@
  *
  * A hand's rank multiset has a key that its cards add up: the sum of 5^rank,
  * which is the multiset's counts written in base 5 (no rank is held more
- * than four times), so distinct multisets have distinct keys. A minimal
- * perfect hash takes each n-card key to a slot of a value table of a power
- * of two entries: the key times an odd constant gives a bucket (its top
+ * than four times), so distinct multisets have distinct keys. A perfect
+ * hash takes each n-card key to its own slot of a value table of a power of
+ * two entries, at most 80% full: the key times an odd constant gives a bucket (its top
  * bits) and a start (its middle bits), and the bucket's displacement, found
  * when the tables are built, moves every key of the bucket to a free slot.
  * Flushes are looked up by their suit's 13-bit rank mask in the small
  * tables' flush table. Building them takes a few milliseconds, on the first
- * checked batch. Every slot holds a by_ranks value, and the tests hold the
- * batches against the DAG walk on every hand. */
+ * checked batch; if no multiplier placed every key, batches walk the DAG.
+ * Each key's slot holds its by_ranks value, and the tests hold the batches
+ * against the DAG walk on every hand. */
 
 #include "core.h"
 
