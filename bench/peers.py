@@ -1,8 +1,12 @@
-"""``python -m bench.peers`` (``make bench-peers``): twoplustwo next to eval7, phevaluator and treys.
+"""``python -m bench.peers`` (``make bench-peers``): twoplustwo next to eval7, phevaluator and treys,
+and next to the compiled engines OMPEval and holdem-hand-evaluator.
 
-The peers, and numpy for twoplustwo, are pip-installed into their own virtualenv (``.venv-peers``,
-never the project's), where :mod:`bench.peer_worker` measures them and twoplustwo in one process.
-A peer that will not install is skipped. Results go to ``bench/peers.json``, then to the report.
+The Python peers, and numpy for twoplustwo, are pip-installed into their own virtualenv
+(``.venv-peers``, never the project's), where :mod:`bench.peer_worker` measures them and twoplustwo
+in one process. A peer that will not install is skipped. The compiled engines are built and run by
+the driver in ``../shared/compiled-peers/`` (``run.py``: the same inputs on both sides, one thread,
+answers compared) when that folder is beside the checkout; without it they are skipped, and the
+report says so. Results go to ``bench/peers.json``, then to the report.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from . import PEERS_RESULTS, REPEATS, ROOT, SEED, machine, render, say
 from .peer_worker import BOARDS
 
 PEERS = ("eval7", "phevaluator", "treys")
+#: The compiled engines' driver, beside the checkout.
+COMPILED = ROOT.parent / "shared" / "compiled-peers" / "run.py"
 # Fresh interpreters per library for the import + first-evaluate figure.
 FRESH_RUNS = 21
 FRESH = {
@@ -65,6 +71,21 @@ def available(py: Path, name: str, install: bool) -> bool:
     return False
 
 
+def compiled_peers() -> dict[str, object]:
+    """The driver's figures (each with twoplustwo's ratio to OMPEval), or why there are none."""
+    if not COMPILED.is_file():
+        say(f"peers: {COMPILED.parent} is not there, so the compiled engines are skipped")
+        return {"figures": [], "note": f"not measured: {COMPILED.parent} was not beside the checkout"}
+    say(f"peers: building and running the compiled engines ({COMPILED})")
+    got = subprocess.run([sys.executable, str(COMPILED)], cwd=ROOT, stdout=subprocess.PIPE, text=True, timeout=1800)
+    lines = [json.loads(line) for line in got.stdout.splitlines() if line.startswith("{")]
+    figures = [r for r in lines if "figure" in r]
+    summary = next((r for r in lines if "summary" in r), {})
+    if got.returncode != 0 or not figures:
+        return {"figures": figures, "note": f"the driver failed (exit {got.returncode}); {summary}"}
+    return {"figures": figures, "summary": summary.get("summary", ""), "agree_all": summary.get("agree_all")}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.peers", description=__doc__.splitlines()[0])
     parser.add_argument("--venv", type=Path, default=ROOT / ".venv-peers", help="default: %(default)s")
@@ -102,6 +123,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{REPEATS}; checksum of the values mapped to higher-is-stronger",
         "omaha": report["omaha"],
         "notes": report["notes"],
+        "compiled_about": "python3 ../shared/compiled-peers/run.py: OMPEval and holdem-hand-evaluator built with "
+        "-O3 -march=native, the same inputs, one thread, best of 5 rounds; ratio = twoplustwo's speed over OMPEval's",
+        "compiled": compiled_peers(),
     }
     PEERS_RESULTS.write_text(json.dumps(results, indent=1) + "\n")
     return render.main()

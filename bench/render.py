@@ -216,7 +216,33 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
             f"{loop['seconds']:.2f} s (`equity()`: {peers['equity'][0]['seconds']:.3f} s)",
             f"{best_loop['seconds']:.2f} s ({best_loop['evaluator']})",
             versus(loop["seconds"], best_loop["seconds"], "time"))
+    compiled = (peers or {}).get("compiled", {})
+    if compiled.get("figures"):
+        add("**compiled engines** (`make bench-peers`: ../shared/compiled-peers, one thread)", "")
+        for f in compiled["figures"]:
+            # rand7 has no agreement to state: each engine sums its own value scale.
+            ratio = f"{f['ratio']:.2f}x OMPEval" + ("" if f.get("agree", True) else " (**answers differ**)")
+            if "ours_mhps" in f:
+                add("10 M random 7-card hands, `evaluate_batch`", f"{f['ours_mhps']:.0f} M/s",
+                    f"{f['ompeval_mhps']:.0f} M/s (OMPEval), {f['hhe_mhps']:.0f} M/s (holdem-hand-evaluator)", ratio)
+            elif "ours_gps" in f:
+                add("Monte Carlo, AsAh vs random, 2 M games", f"{f['ours_gps'] / 1e6:.1f} M games/s",
+                    f"{f['ompeval_gps'] / 1e6:.1f} M games/s (OMPEval)", ratio)
+            else:
+                add(_COMPILED_EQUITY.get(f["figure"], f["figure"]), f"{f['ours_s'] * 1e3:.2f} ms",
+                    f"{f['ompeval_s'] * 1e3:.2f} ms (OMPEval)", ratio)
+    elif compiled.get("note"):
+        add(f"compiled engines: {compiled['note']}", "")
     return rows
+
+
+# The driver's exact-equity figures, in words.
+_COMPILED_EQUITY = {
+    "eq_hu_pre": "exact heads-up preflop, AsAh vs KdKc",
+    "eq_3way_pre": "exact 3-way preflop, AsAh / KdKc / QsJh",
+    "eq_rr_pre": 'exact range against range preflop, "QQ+,AKs" vs "AK"',
+    "eq_rr_flop": "the same ranges on Qh 7c 2d",
+}
 
 
 def _pages(m: dict[str, Any]) -> str:
@@ -233,7 +259,8 @@ def head(res: dict[str, Any], peers: dict[str, Any] | None) -> list[str]:
     text = (
         "`make bench` runs every benchmark (fixed seeds, printed checksums) into `bench/results.json`, rendered "
         "into `bench/results.md` and this table; `make bench-peers` adds eval7, phevaluator and treys from a "
-        f"separate virtualenv. Figures from one {res['run_s']:.0f} s run on {m['cpu']} ({m['cores']} cores), "
+        "separate virtualenv, and OMPEval and holdem-hand-evaluator (C++ and Rust, built by "
+        "`../shared/compiled-peers/run.py` when that folder is beside the checkout). Figures from one {res['run_s']:.0f} s run on {m['cpu']} ({m['cores']} cores), "
         f"Python {m['python']}, numpy {m['numpy']}, {m['date']} (load average {m['load_average']:.2f} at the start, "
         f"{res['load_average_end']:.2f} at the end; shared machine: expect ±20%{_pages(m)}). Ratios are against "
         "the fastest oracle in the same process (SpecialK's additive keys, vectorised with numpy); in the peer "
