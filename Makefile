@@ -34,10 +34,12 @@ RUNTIME_TESTS := README.md twoplustwo tests/vocab tests/tables tests/kernels tes
 # 169 classes once more on the reference would take a minute of this lane.
 NUMPY_TESTS := twoplustwo tests/hands tests/odds --ignore=tests/odds/test_preflop.py
 BUILDER_TESTS := builder tests/builder
-# The table set's tests, and single hands and batches, once more on the
-# portable stand-ins for mmap, flock and page advice (twoplustwo/tables/system.py)
-# that systems without the POSIX calls use.
-PORTABLE_TESTS := tests/tables tests/hands/test_evaluate.py tests/kernels/test_many_users.py --ignore=tests/tables/test_manifest.py
+# Loading, publishing, first-use installs and pages, single hands and
+# batches, once more on the portable stand-ins for mmap, flock and page
+# advice (twoplustwo/tables/system.py) that systems without the POSIX calls use.
+PORTABLE_TESTS := tests/tables/test_tables.py tests/tables/test_publish.py tests/tables/test_pages.py \
+	tests/tables/test_readers.py tests/tables/test_first_use.py tests/hands/test_evaluate.py \
+	tests/kernels/test_many_users.py
 test: tables
 	@log=$$(mktemp); \
 	( TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(NUMPY_TESTS); n=$$?; \
