@@ -23,6 +23,7 @@
  *                behind the frameless evaluate
  *   small.c      the small tables derived from dag7 for single hands, and
  *                the histogram that counts hands through them
+ *   keyed.c      the keyed tables derived from those for checked batches
  *   enumerate.c  every hand or board of a kind: draws, ordered rows, ranges,
  *                two-card combos
  *   showdown.c   who wins each board, and the pot shares
@@ -61,7 +62,7 @@ struct dag {
     int value_width;
 };
 
-/* A value table reached through a minimal perfect hash of rank keys (keyed.c). */
+/* A value table reached through a perfect hash of rank keys (keyed.c). */
 struct keyed {
     uint64_t multiplier;    /* odd: a key times it gives bucket (top bits) and start (bits 24 up) */
     uint32_t mask;          /* value table entries - 1, a power of two less one */
@@ -129,8 +130,10 @@ PyObject *core_set_fallback(PyObject *module, PyObject *fn);
 /* small.c */
 extern uint32_t choose[20][8];
 void fill_choose(void);
+extern const uint32_t n_multisets[3];
 void first_multiset(int *r, int n);
 int next_multiset(int *r, int n);
+uint32_t multiset_index(const int *r, int n);
 int build_small_tables(Walker *self);
 
 /* keyed.c */
@@ -212,10 +215,20 @@ static inline uint32_t small_value(const Walker *self, const unsigned char *card
     return self->by_ranks[n - 5][index];
 }
 
+/* A rank key's bucket and start in a keyed table under multiplier `mul`:
+ * the building (keyed.c) and every lookup read them here alike. */
+static inline uint32_t keyed_bucket(const struct keyed *t, uint64_t key, uint64_t mul) {
+    return (uint32_t)((key * mul) >> (64 - t->bucket_bits));
+}
+
+static inline uint32_t keyed_start(uint64_t key, uint64_t mul) {
+    return (uint32_t)((key * mul) >> 24);
+}
+
 /* The slot of a rank key in a keyed table. */
 static inline uint32_t keyed_slot(const struct keyed *t, uint64_t key) {
-    uint64_t x = key * t->multiplier;
-    return ((uint32_t)(x >> 24) + t->disp[x >> (64 - t->bucket_bits)]) & t->mask;
+    uint64_t mul = t->multiplier;
+    return (keyed_start(key, mul) + t->disp[keyed_bucket(t, key, mul)]) & t->mask;
 }
 
 #endif

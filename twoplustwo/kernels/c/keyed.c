@@ -6,9 +6,10 @@
  * which is the multiset's counts written in base 5 (no rank is held more
  * than four times), so distinct multisets have distinct keys. A perfect
  * hash takes each n-card key to its own slot of a value table of a power of
- * two entries, at most 80% full: the key times an odd constant gives a bucket (its top
- * bits) and a start (its middle bits), and the bucket's displacement, found
- * when the tables are built, moves every key of the bucket to a free slot.
+ * two entries, at most 80% full: the key times an odd constant gives a
+ * bucket and a start (keyed_bucket and keyed_start in core.h), and the
+ * bucket's displacement, found when the tables are built, moves every key
+ * of the bucket to a free slot.
  * Flushes are looked up by their suit's 13-bit rank mask in the small
  * tables' flush table. Building them takes a few milliseconds, on the first
  * checked batch; if no multiplier placed every key, batches walk the DAG.
@@ -27,10 +28,6 @@ static const uint64_t multipliers[] = {
     0x9E3779B97F4A7C15u, 0xC2B2AE3D27D4EB4Fu, 0x165667B19E3779F9u, 0xD6E8FEB86659FD93u,
     0xFF51AFD7ED558CCDu, 0xC4CEB9FE1A85EC53u, 0x94D049BB133111EBu, 0xBF58476D1CE4E5B9u,
 };
-
-/* Bounds on the rank multisets of 5, 6 and 7 cards: C(17, 5), C(18, 6),
- * C(19, 7), which count those of five or more of a rank too. */
-static const uint32_t n_keys[3] = {6188, 18564, 50388};
 
 static int by_size_desc(const void *a, const void *b) {
     const uint32_t *x = a, *y = b; /* {size, bucket} */
@@ -52,14 +49,14 @@ static int place(struct keyed *t, const uint64_t *keys, uint32_t n, uint64_t mul
     }
     /* Keys grouped by bucket (a counting sort). */
     for (uint32_t i = 0; i < n; i++)
-        count[(keys[i] * mul) >> (64 - t->bucket_bits)]++;
+        count[keyed_bucket(t, keys[i], mul)]++;
     for (uint32_t b = 0, at = 0; b <= buckets; b++) {
         uint32_t c = b < buckets ? count[b] : 0;
         count[b] = at;
         at += c;
     }
     for (uint32_t i = 0; i < n; i++)
-        members[count[(keys[i] * mul) >> (64 - t->bucket_bits)]++] = i;
+        members[count[keyed_bucket(t, keys[i], mul)]++] = i;
     for (uint32_t b = buckets; b > 0; b--) /* back to each bucket's first member */
         count[b] = count[b - 1];
     count[0] = 0;
@@ -78,7 +75,7 @@ static int place(struct keyed *t, const uint64_t *keys, uint32_t n, uint64_t mul
         for (; d < size; d++) {
             uint32_t j = 0;
             for (; j < m; j++) {
-                uint32_t s = ((uint32_t)((keys[members[first + j]] * mul) >> 24) + d) & t->mask;
+                uint32_t s = (keyed_start(keys[members[first + j]], mul) + d) & t->mask;
                 if (taken[s])
                     break;
                 taken[s] = 1; /* held while the bucket is tried */
@@ -105,7 +102,7 @@ int build_keyed_tables(Walker *self) {
     for (int s = 0; s < 3; s++) {
         int n = 5 + s;
         struct keyed *t = &self->keyed[s];
-        uint32_t count = n_keys[s];
+        uint32_t count = n_multisets[s];
         uint32_t size = 1;
         while (size < count + count / 4) /* load at most 0.8 */
             size <<= 1;
@@ -128,13 +125,10 @@ int build_keyed_tables(Walker *self) {
             first_multiset(r, n);
             do {
                 uint64_t key = 0;
-                uint32_t index = 0;
-                for (int j = 0; j < n; j++) {
+                for (int j = 0; j < n; j++)
                     key += pow5[r[j]];
-                    index += choose[r[j] + j][j + 1];
-                }
                 keys[i] = key;
-                values[i++] = self->by_ranks[s][index];
+                values[i++] = self->by_ranks[s][multiset_index(r, n)];
             } while (next_multiset(r, n));
             count = i; /* no rank four times over: fewer than the bound */
             status = 1;

@@ -10,7 +10,9 @@
 /* choose[n][k] for the colex rank of a multiset of up to 7 ranks 0..12:
  * sorted r1 <= ... <= rk maps to the set {r_i + i - 1}, subsets of 0..18. */
 uint32_t choose[20][8];
-static const uint32_t n_multisets[3] = {6188, 18564, 50388}; /* C(17,5), C(18,6), C(19,7) */
+/* Bounds on the rank multisets of 5, 6 and 7 cards, those of five or more of a
+ * rank included: C(17,5), C(18,6), C(19,7). */
+const uint32_t n_multisets[3] = {6188, 18564, 50388};
 
 void fill_choose(void) {
     for (int n = 0; n < 20; n++) {
@@ -47,7 +49,7 @@ int next_multiset(int *r, int n) {
 }
 
 /* The colex rank of a sorted multiset: its index in the by_ranks tables. */
-static uint32_t multiset_index(const int *r, int n) {
+uint32_t multiset_index(const int *r, int n) {
     uint32_t index = 0;
     for (int i = 0; i < n; i++)
         index += choose[r[i] + i][i + 1];
