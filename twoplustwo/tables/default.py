@@ -69,44 +69,25 @@ def install_bundled(target: str | os.PathLike[str]) -> bool:
     root = os.fspath(target)
     if os.path.lexists(os.path.join(root, MANIFEST)) or not os.path.isfile(BUNDLED):
         return False
-    created = _make_dirs(root)
+    # Here, not at the top: a fresh process's first evaluate() imports neither.
+    from pathlib import Path
+
+    from twoplustwo.tables.bundle import install_bundle
+    from twoplustwo.tables.publish import make_dirs, remove_created
+
+    # Made now, to be locked; removed again, while empty, if the install fails.
+    created = make_dirs(Path(root))
     try:
         with _DirectoryLock(root):
             if os.path.lexists(os.path.join(root, MANIFEST)):
                 return False  # another process installed it while this one waited
-            from twoplustwo.tables.bundle import install_bundle
-
             size = os.path.getsize(BUNDLED) / 1e6
             print(f"twoplustwo: first use: installing the tables ({size:.1f} MB bundle) into {root}", file=sys.stderr)
             install_bundle(BUNDLED, root)
             return True
     except BaseException:
-        for d in reversed(created):  # deepest last created first; only while empty
-            try:
-                os.rmdir(d)
-            except OSError:
-                break
+        remove_created(created)
         raise
-
-
-def _make_dirs(root: str) -> list[str]:
-    """Create ``root`` and its missing parents; the ones created, outermost first."""
-    missing: list[str] = []
-    d = os.path.abspath(root)
-    while not os.path.isdir(d):
-        missing.append(d)
-        parent = os.path.dirname(d)
-        if parent == d:
-            break
-        d = parent
-    made: list[str] = []
-    for d in reversed(missing):
-        try:
-            os.mkdir(d)
-        except FileExistsError:
-            continue  # made by a concurrent first use: not ours to remove
-        made.append(d)
-    return made
 
 
 class _DirectoryLock:

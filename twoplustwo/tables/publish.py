@@ -66,8 +66,10 @@ __all__ = [
     "STAGE_PREFIX",
     "content_name",
     "discard",
+    "make_dirs",
     "new_staging",
     "publish",
+    "remove_created",
 ]
 
 #: Staging directories are named ``<STAGE_PREFIX><pid>-<8 hex digits>``.
@@ -126,7 +128,7 @@ def _lstat_kind(path: Path) -> str | None:
 # ------------------------------------------------------------------ staging
 
 
-def _make_dirs(target: Path) -> list[Path]:
+def make_dirs(target: Path) -> list[Path]:
     """Create ``target`` and its missing parents; return those this call created."""
     missing = []
     p = target
@@ -142,7 +144,7 @@ def _make_dirs(target: Path) -> list[Path]:
                 continue
             created.append(d)
     except BaseException:
-        _remove_created(created)
+        remove_created(created)
         raise
     return created
 
@@ -178,7 +180,7 @@ def new_staging(target: Path) -> Path:
     for abandoned only once that lock is gone.
     """
     target = Path(target)
-    created = _make_dirs(target)
+    created = make_dirs(target)
     try:
         for _ in range(_ATTEMPTS):
             staging = target / f"{STAGE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
@@ -188,7 +190,7 @@ def new_staging(target: Path) -> Path:
                 continue
             except FileNotFoundError:
                 # A failed writer that had created the target removed it again.
-                created += _make_dirs(target)
+                created += make_dirs(target)
                 continue
             try:
                 fd = _hold(staging)
@@ -204,7 +206,7 @@ def new_staging(target: Path) -> Path:
             return staging
         raise OSError(f"{target}: no staging directory could be created there in {_ATTEMPTS} attempts")
     except BaseException:
-        _remove_created(created)
+        remove_created(created)
         raise
 
 
@@ -232,8 +234,8 @@ def _release(staging: Path) -> _Held | None:
     return held
 
 
-def _remove_created(created: Iterable[Path]) -> None:
-    """Remove directories new_staging created, deepest first, each only while empty (a lock file aside)."""
+def remove_created(created: Iterable[Path]) -> None:
+    """Remove directories :func:`make_dirs` created, deepest first, each only while empty (a lock file aside)."""
     dirs = sorted(set(created), key=lambda p: len(p.parts), reverse=True)
     if not dirs:
         return
@@ -261,7 +263,7 @@ def discard(staging: Path) -> None:
         shutil.rmtree(staging, ignore_errors=True)
     held = _release(staging)
     if held is not None:
-        _remove_created(held.created)
+        remove_created(held.created)
 
 
 def _sweep_staging(target: Path) -> None:
