@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from twoplustwo.odds.results import PlayerEquity, equity_table
+from twoplustwo.odds.results import EQUITY_SPAN, PlayerEquity, equity_table
 from twoplustwo.tables.atomic import check_target, write_file
 from twoplustwo.vocab.combos import HAND_CLASSES
 from twoplustwo.vocab.range_notation import class_index
@@ -101,7 +101,8 @@ def png_bytes(results: _VsRandom, *, title: str | None = None) -> bytes:
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     percent = 100 * grid
-    image = ax.imshow(percent.reshape(13, 13), cmap="RdYlGn", vmin=30, vmax=85)
+    low, high = EQUITY_SPAN
+    image = ax.imshow(percent.reshape(13, 13), cmap="RdYlGn", vmin=100 * low, vmax=100 * high)
     ranks = [name[0] for name in HAND_CLASSES[::14]]
     ax.set_xticks(range(13), ranks)
     ax.set_yticks(range(13), ranks)

@@ -28,7 +28,12 @@ import numpy.typing as npt
 from twoplustwo.vocab.combos import HAND_CLASSES
 from twoplustwo.vocab.grid import class_grid_html
 
-__all__ = ["EquityResults", "PlayerEquity", "PreflopResults", "equity_html", "equity_table"]
+__all__ = ["EQUITY_SPAN", "EquityResults", "PlayerEquity", "PreflopResults", "equity_html", "equity_table"]
+
+#: The equities against a random hand that the preflop grids shade from
+#: lowest to highest (32o is about 32%, AA about 85%): the notebook's grid
+#: and the PNG heat map (:mod:`twoplustwo.odds.charts`) alike.
+EQUITY_SPAN = (0.30, 0.85)
 
 
 @dataclass(frozen=True, eq=False)
@@ -193,7 +198,7 @@ class PreflopResults(dict[Any, PlayerEquity]):
         if not all(isinstance(k, str) for k in self):
             return equity_html(list(self.values()))
         equity = {k: r.equity for k, r in self.items()}
-        # Shaded over the span the equities against a random hand take (about 32% to 85%).
-        shares = [None if c not in equity else (equity[c] - 0.3) / 0.55 for c in HAND_CLASSES]
+        low, high = EQUITY_SPAN
+        shares = [None if c not in equity else (equity[c] - low) / (high - low) for c in HAND_CLASSES]
         texts = ["" if c not in equity else f"{100 * equity[c]:.1f}" for c in HAND_CLASSES]
         return class_grid_html(shares, texts, caption="equity against a random hand, %")
