@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from twoplustwo.kernels.draws import Ordered
-    from twoplustwo.kernels.interface import U8, U16, Layers
+    from twoplustwo.kernels.interface import I64, U8, U16, Layers
 
 __all__ = ["ALL_CARDS", "DAGS", "Walker", "omaha_low_rows"]
 
@@ -468,6 +468,16 @@ class Walker:
         o = _array(out, writable=True)
         if not 5 <= size <= 7 or o.dtype.kind != "i" or o.itemsize != 8 or o.size != 7463:
             raise ValueError("histogram takes n = 5..7 and an int64 array of 7463 entries")
+        return False
+
+    def count_showdowns(self, holes: U8, known: U8, dead: U8, counts: I64, games: I64, /) -> bool:
+        """False: counting boards by rank multiset is C's alone (nothing written); the caller lists the boards."""
+        h, k, d = _array(holes), _array(known), _array(dead)
+        c, g = _array(counts, writable=True), _array(games, writable=True)
+        if h.ndim != 3 or h.itemsize != 1 or h.shape[2] != 2 or k.itemsize != 1 or d.itemsize != 1:
+            raise ValueError("count_showdowns takes uint8 (deals, players, 2) holes, uint8 known and dead cards")
+        if c.nbytes != h.shape[0] * h.shape[1] * 3 * 8 or g.nbytes != h.shape[0] * 8:
+            raise ValueError("counts must be (deals, players, 3) and games (deals,)")
         return False
 
     def omaha_rows(self, holes: U8, boards: U8, out: U16, /) -> int:

@@ -35,11 +35,12 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from twoplustwo.hands.isomorphism import PERM_CARDS
 from twoplustwo.kernels import pool
 from twoplustwo.progress import progress
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.combos import combo_indices
+from twoplustwo.vocab.combos import COMBO_ROW, COMBOS, combo_indices
 from twoplustwo.vocab.games import HOLDEM, resolve
 
 if TYPE_CHECKING:
@@ -72,6 +73,8 @@ _PARALLEL_MIN = 1 << 15
 # most this many from the rest, so a block's values (2 bytes per combo and
 # board) stay small; the first cards of a board fix its block.
 _BLOCK_DRAW = 3
+# Deals times rank multisets counted per call of the counting kernel: a few milliseconds.
+_COUNT_STEP = 50_000
 #: Player-boards scored per call of the kernel: tens of milliseconds, so
 #: that an interrupted enumeration stops soon, even on the calling thread.
 SCORE_STEP = 1 << 26
@@ -202,11 +205,11 @@ def deals(
     of boards on a terminal unless ``quiet``. ``found`` is the deals
     :func:`find_deals` found already, if it did.
 
-    Memory: the counters take 24 bytes per player and deal and 8 per deal,
-    once for each group of blocks counted side by side, all groups together
-    at most :data:`COUNTER_BYTES` (or one group's counters, when that alone
-    is more), whatever ``threads``; each thread also holds its block's
-    values, 2 bytes per distinct combo and board (at most C(50, 3) boards).
+    In hold'em on the C backend the deals are counted (:func:`count_showdowns`),
+    one of each class of deals equal up to a renaming of the suits
+    (:func:`suit_classes`); otherwise every board is listed (:func:`list_deals`).
+    Both give the same counts. Memory: 24 bytes per player and deal and 8 per
+    deal for the counts; listing may take more (see :func:`list_deals`).
     Ctrl-C (or a failure) stops every thread within one short step and
     leaves the pool idle.
     """
@@ -219,14 +222,50 @@ def deals(
     if len(found) == 0:
         raise ValueError("no deal gives every player a combo without a card another player holds")
     weight = np.prod([w[found[:, i]] for i, (_, w) in enumerate(players)], axis=0)
+    g = resolve(game, get_tables(tables))
+    holes = np.stack([c[found[:, i]] for i, c in enumerate(combos)], axis=1).astype(np.uint8)
+    counted = _count_classes(g.walker, holes, known, dead, workers, quiet)
+    if counted is not None:
+        return DealCounts(found, *counted), weight
+    return list_deals(players, known, dead, game=game, tables=tables, threads=workers, quiet=quiet, found=found)
+
+
+def list_deals(
+    players: Sequence[tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.float64]]],
+    known: Sequence[int],
+    dead: Sequence[int],
+    *,
+    game: str = HOLDEM,
+    tables: Tables | None = None,
+    threads: int | None = None,
+    quiet: bool = False,
+    found: npt.NDArray[np.intp] | None = None,
+) -> tuple[DealCounts, npt.NDArray[np.float64]]:
+    """What :func:`deals` returns, by walking every board down the DAG: any game, either backend.
+
+    Memory: the counters take 24 bytes per player and deal and 8 per deal,
+    once for each group of blocks counted side by side, all groups together
+    at most :data:`COUNTER_BYTES` (or one group's counters, when that alone
+    is more), whatever ``threads``; each thread also holds its block's
+    values, 2 bytes per distinct combo and board (at most C(50, 3) boards).
+    """
+    workers = pool.resolve_threads(threads)
+    combos = [np.asarray(c, dtype=np.intp) for c, _ in players]
+    if found is None:
+        found = _compatible(combos, MAX_DEALS)
+    if found is None:
+        raise ValueError(f"more than {MAX_DEALS:,} deals of the ranges to enumerate; use method='monte-carlo'")
+    if len(found) == 0:
+        raise ValueError("no deal gives every player a combo without a card another player holds")
+    weight = np.prod([w[found[:, i]] for i, (_, w) in enumerate(players)], axis=0)
+    t = get_tables(tables)
+    g = resolve(game, t)
     # One row of values per distinct combo, whichever players hold it.
     ids = [combo_indices(c[:, 0], c[:, 1]) for c in combos]
     _, at, where = np.unique(np.concatenate(ids), return_index=True, return_inverse=True)
     offsets = np.cumsum([0] + [len(i) for i in ids])
     rows = np.stack([where[offsets[i] + found[:, i]] for i in range(len(combos))], axis=1).astype(np.int32)
     first = np.concatenate(combos)[at]
-    t = get_tables(tables)
-    g = resolve(game, t)
     layers = g.layers(7)
     known_cols = np.broadcast_to(np.asarray(known, dtype=np.intp), (len(first), len(known)))
     starts = _starts(layers, np.concatenate([first, known_cols], axis=1))
@@ -280,6 +319,115 @@ def deals(
     return DealCounts(found, sums[0], played[0]), weight
 
 
+def count_showdowns(
+    walker: Walker, holes: npt.NDArray[np.uint8], known: Sequence[int], dead: Sequence[int]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
+    """Exact counts of deals of whole hands by counting boards, or None where that does not serve.
+
+    ``holes`` is ``(deals, players, 2)``; returns ``(counts, games)`` as in
+    :class:`DealCounts`. None for another game than hold'em, for more than 9
+    players, or on the numpy backend (the C kernel alone counts): the
+    caller then lists the boards.
+
+    >>> from twoplustwo.tables.default import get_tables
+    >>> aces_kings = np.array([[[51, 50], [45, 44]]], dtype=np.uint8)  # AsAh vs KdKc
+    >>> counted = count_showdowns(get_tables().walker, aces_kings, [], [])
+    >>> counted is None or counted[0][0, :, :2].tolist() == [[1388072, 6538], [317694, 6538]]
+    True
+    """
+    if not 2 <= holes.shape[1] <= 9:
+        return None
+    counts = np.zeros((holes.shape[0], holes.shape[1], 3), dtype=np.int64)
+    games = np.zeros(holes.shape[0], dtype=np.int64)
+    cards = np.asarray(known, dtype=np.uint8), np.asarray(dead, dtype=np.uint8)
+    if not walker.count_showdowns(np.ascontiguousarray(holes), *cards, counts, games):
+        return None
+    return counts, games
+
+
+def _count_classes(
+    walker: Walker,
+    holes: npt.NDArray[np.uint8],
+    known: Sequence[int],
+    dead: Sequence[int],
+    workers: int,
+    quiet: bool,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
+    """:func:`count_showdowns` of one deal of each suit class, on ``workers`` threads, spread back to every deal."""
+    classes, inverse = suit_classes(holes, known, dead)
+    first = count_showdowns(walker, classes[:1], known, dead)
+    if first is None:
+        return None
+    counts = np.empty((len(classes), holes.shape[1], 3), dtype=np.int64)
+    games = np.empty(len(classes), dtype=np.int64)
+    counts[:1], games[:1] = first
+    # Steps of a few milliseconds, so that Ctrl-C stops the threads soon:
+    # a deal's work grows as the rank multisets of the missing cards.
+    step = max(1, _COUNT_STEP // comb(12 + 5 - len(known), 5 - len(known)))
+    cuts = list(range(1, len(classes), step)) + [len(classes)]
+    workers = min(workers, len(cuts) - 1) if len(classes) > step else 1
+    stop = threading.Event()
+
+    def part(k: int) -> None:
+        for a, b in zip(cuts[k:-1:workers], cuts[k + 1 :: workers]):
+            if stop.is_set():
+                return
+            step = count_showdowns(walker, classes[a:b], known, dead)
+            assert step is not None  # as the first class was
+            counts[a:b], games[a:b] = step
+            update(b - a)
+
+    with progress(len(classes) - 1, "deals", quiet=quiet) as update:
+        pool.run(workers, part, range(workers), stop=stop)
+    return counts[inverse], games[inverse]
+
+
+def suit_classes(
+    holes: npt.NDArray[np.uint8], known: Sequence[int], dead: Sequence[int]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.intp]]:
+    """The deals up to the renamings of suits that keep the board and the dead cards, and where each deal went.
+
+    ``holes`` is ``(deals, players, 2)``. Returns ``(classes, inverse)``: one
+    ``(classes, players, 2)`` deal per class (the least, as combo rows) and
+    each deal's class. Deals of one class have equal counts, player by
+    player, since renaming the suits maps their boards onto each other.
+
+    >>> aa = np.array([[[51, 50]], [[49, 48]], [[51, 48]]], dtype=np.uint8)  # AsAh, AdAc, AsAc
+    >>> classes, inverse = suit_classes(aa, [], [])
+    >>> len(classes), inverse.tolist()
+    (1, [0, 0, 0])
+    >>> len(suit_classes(aa, [50], [])[0])  # with Ah on the board: AsAh and AdAc differ
+    2
+    """
+    keeps = np.ones(len(PERM_CARDS), dtype=bool)
+    for group in (np.sort(np.asarray(known, dtype=np.uint8)), np.sort(np.asarray(dead, dtype=np.uint8))):
+        keeps &= (np.sort(PERM_CARDS[:, group], axis=1) == group).all(axis=1)
+    if keeps.sum() == 1:  # the identity alone: every deal is its own class
+        return holes, np.arange(len(holes))
+    least = None
+    for p in PERM_CARDS[keeps]:
+        mapped = p[holes]
+        rows = COMBO_ROW[mapped[..., 0], mapped[..., 1]]
+        if least is None:
+            least = rows
+            continue
+        # Keep each deal's lexicographically least image.
+        differ = rows != least
+        first = differ.argmax(axis=1)
+        at = np.arange(len(rows))
+        less = differ.any(axis=1) & (rows[at, first] < least[at, first])
+        least[less] = rows[less]
+    assert least is not None  # the identity keeps everything
+    if least.shape[1] <= 5:
+        # Rows of at most five combo rows (11 bits each) as one integer: a faster unique.
+        keys = (least << (11 * np.arange(least.shape[1]))).sum(axis=1)
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        classes = least[first]
+    else:
+        classes, inverse = np.unique(least, axis=0, return_inverse=True)
+    return COMBOS[classes], inverse.reshape(-1)
+
+
 def score_step(
     walker: Walker,
     values: npt.NDArray[np.uint16],
@@ -313,6 +461,25 @@ def hands(
     workers = pool.resolve_threads(threads)
     t = get_tables(tables)
     g = resolve(game, t)
+    counted = count_showdowns(g.walker, np.array([holes], dtype=np.uint8), known, dead)
+    if counted is not None:
+        counts, games = counted
+        return [(int(games[0]), int(w), int(t), int(u)) for w, t, u in counts[0]]
+    return list_hands(holes, known, dead, game=game, tables=t, threads=workers)
+
+
+def list_hands(
+    holes: list[list[int]],
+    known: Sequence[int],
+    dead: Sequence[int],
+    *,
+    game: str = HOLDEM,
+    tables: Tables | None = None,
+    threads: int | None = None,
+) -> list[tuple[int, int, int, int]]:
+    """What :func:`hands` returns, by walking every board down the DAG: the route counting is tested against."""
+    workers = pool.resolve_threads(threads)
+    g = resolve(game, get_tables(tables))
     layers = g.layers(7)
     starts = [int(s) for s in _starts(layers, np.array([h + list(known) for h in holes], dtype=np.intp))]
     rest = board_cards(known, [*dead, *(c for h in holes for c in h)], g.deck)

@@ -440,9 +440,22 @@ def _pair_keys(
 
 
 def _matchup_counts(keys: npt.NDArray[np.int64], tables: Tables) -> npt.NDArray[np.int64]:
-    """(n, 3): the first combo's wins, the ties and the second's wins of each keyed deal, over every board."""
+    """(n, 3): the first combo's wins, the ties and the second's wins of each keyed deal, over every board.
+
+    Counted in one call where the backend counts showdowns (C, hold'em),
+    else one :func:`~twoplustwo.equity` per deal.
+    """
+    from twoplustwo.odds import exact
     from twoplustwo.odds.calculate import equity
 
+    shifts = np.array([[18, 12], [6, 0]], dtype=np.int64)
+    holes = ((keys[:, None, None] >> shifts) & 63).astype(np.uint8)
+    counted = exact.count_showdowns(tables.walker, holes, [], [])
+    if counted is not None:
+        found, games = counted
+        if (games != BOARDS_HEADS_UP).any():
+            raise AssertionError(f"counted {games.min()} boards, not {BOARDS_HEADS_UP}")
+        return np.stack([found[:, 0, 0], found[:, 0, 1], found[:, 1, 0]], axis=1)
     out = np.empty((len(keys), 3), dtype=np.int64)
     for i, key in enumerate(keys.tolist()):
         x = [(key >> 18) & 63, (key >> 12) & 63]
@@ -477,10 +490,12 @@ def preflop_matchups(
     ``a``'s combos, ``combo_games`` and ``combo_equity`` each one's games and
     equity against ``b``. The player is named ``"a vs b"``.
 
-    Deals equal up to a renaming of suits are computed once, each with one
-    :func:`~twoplustwo.equity` call (the whole 169 x 169 grid is about 47,000
-    of them, minutes of work). ``threads``, ``executor`` and ``quiet`` work
-    as in :func:`preflop_vs_random`.
+    Deals equal up to a renaming of suits are computed once (the whole
+    169 x 169 grid is about 47,000 of them): counted by rank multisets on
+    the C backend (:func:`twoplustwo.odds.exact.count_showdowns`, seconds
+    for the grid), one :func:`~twoplustwo.equity` call each on the numpy
+    one. ``threads``, ``executor`` and ``quiet`` work as in
+    :func:`preflop_vs_random`.
     """
     ids_a = _class_ids(classes_a, "classes_a")
     ids_b = _class_ids(classes_b, "classes_b")

@@ -27,6 +27,8 @@
  *   enumerate.c  every hand or board of a kind: draws, ordered rows, ranges,
  *                two-card combos
  *   showdown.c   who wins each board, and the pot shares
+ *   exact.c      exact showdowns of whole hands, counting boards by rank
+ *                multiset and flush suit instead of listing them
  *   omaha.c      Omaha high and eight-or-better low
  * There is no link-time optimisation: a loop and everything it calls per
  * hand stay in one unit, or come from here as static inline.
@@ -139,6 +141,7 @@ int build_small_tables(Walker *self);
 /* keyed.c */
 void fill_card_keys(void);
 int build_keyed_tables(Walker *self);
+int ensure_keyed(Walker *self);
 int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out);
 PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Walker_histogram(Walker *self, PyObject *const *args, Py_ssize_t nargs);
@@ -148,6 +151,9 @@ PyObject *Walker_draw_values(Walker *self, PyObject *const *args, Py_ssize_t nar
 PyObject *Walker_fill_ordered(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Walker_range_values(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Walker_rank_combos(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+
+/* exact.c */
+PyObject *Walker_count_showdowns(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* showdown.c */
 PyObject *Walker_score(Walker *self, PyObject *arg);

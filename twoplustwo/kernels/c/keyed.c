@@ -155,6 +155,18 @@ int build_keyed_tables(Walker *self) {
     return 0;
 }
 
+/* Build the keyed tables on their first use (a checked batch of whole
+ * hands, a counted showdown, a sampled game); 0, or -1 with an exception.
+ * Afterwards keyed_ok says whether they serve. */
+int ensure_keyed(Walker *self) {
+    if (!self->keyed_built) {
+        if (build_keyed_tables(self) < 0)
+            return -1;
+        self->keyed_built = 1;
+    }
+    return 0;
+}
+
 /* Per card, the two things a hand adds up: 5^rank in the low 32 bits (at
  * most 4 * 5^12 + 3 * 5^11 in all) and a count of its suit in the nibble
  * 32 + 4 * suit; and its bit among its suit's ranks, 16 bits a suit. */

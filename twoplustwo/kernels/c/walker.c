@@ -245,16 +245,6 @@ static Py_ssize_t start_rows(const unsigned char *rows, unsigned char *block, in
     }
 }
 
-/* Build the keyed tables on the first checked batch of whole hands; -1 with an exception. */
-static int ensure_keyed(Walker *self) {
-    if (!self->keyed_built) {
-        if (build_keyed_tables(self) < 0)
-            return -1;
-        self->keyed_built = 1;
-    }
-    return 0;
-}
-
 static PyObject *Walker_keyed_tables(Walker *self, PyObject *unused) {
     (void)unused;
     if (ensure_keyed(self) < 0)
@@ -377,6 +367,8 @@ static PyMethodDef Walker_methods[] = {
      "score_tuples(values, tuples, counts, games): add each deal's wins, ties and shares over live boards"},
     {"score", (PyCFunction)(void (*)(void))Walker_score, METH_O,
      "score(values) -> [(wins, ties, units)]: per-player results of (players, boards) values"},
+    {"count_showdowns", (PyCFunction)(void (*)(void))Walker_count_showdowns, METH_FASTCALL,
+     "count_showdowns(holes, known, dead, counts, games) -> bool: exact showdowns of deals by counting, or False"},
     {"histogram", (PyCFunction)(void (*)(void))Walker_histogram, METH_FASTCALL,
      "histogram(n, out) -> bool: add every n-card hand's count per value into out, or False"},
     {"keyed_tables", (PyCFunction)Walker_keyed_tables, METH_NOARGS,
