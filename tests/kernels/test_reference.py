@@ -245,6 +245,33 @@ def test_range_values_and_score_tuples(walkers: tuple[Any, Any]) -> None:
         same(c, ref, "score_tuples", *args, compare_out=False)
 
 
+def test_count_vs_random(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) -> None:
+    from twoplustwo.hands.isomorphism import canonical_boards
+
+    c, ref = walkers
+    boards, weights = canonical_boards()
+    rng = np.random.default_rng(11)
+    picked = rng.choice(len(boards), 150, replace=False)
+    # Canonical boards with their weights, and raw boards in any order: weights and card order must not matter.
+    for b, w in [(boards[picked], weights[picked]), (hands(100, 5, 12), rng.integers(1, 30, 100))]:
+        same(c, ref, "count_vs_random", np.ascontiguousarray(b), w.astype(np.int64), np.zeros((1326, 2), np.int64),
+             outs=(2,))  # fmt: skip
+    out = np.zeros((1326, 2), np.int64)
+    c.count_vs_random(np.ascontiguousarray(boards[picked]), weights[picked].copy(), out)
+    assert out[:, 0].sum() > 0 and (out[:, 1] >= out[:, 0]).all()  # something was counted, and ties add
+    good, one = hands(3, 5, 13), np.ones(3, np.int64)
+    for args in [
+        (good, one[:2], out),
+        (good, one, out[:1000]),
+        (good.astype(np.int64), one, out),
+        (np.array([[1, 2, 3, 4, 4]], U8), one[:1], out),
+        (np.array([[1, 2, 3, 4, 52]], U8), one[:1], out),
+        (good[:, :4].copy(), one, out),
+    ]:
+        same(c, ref, "count_vs_random", *args, compare_out=False)
+    same(*game_walkers, "count_vs_random", good, one, out, compare_out=False)  # hold'em only, on both
+
+
 def test_score(walkers: tuple[Any, Any]) -> None:
     c, ref = walkers
     rng = np.random.default_rng(5)

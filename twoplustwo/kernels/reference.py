@@ -489,6 +489,18 @@ class Walker:
 def omaha_low_rows(holes: U8, boards: U8, out: U8, /) -> int:
     """Omaha eight-or-better low values (uint8, 0 for no low) of uint8 rows; the first bad row, or -1."""
     return _omaha_rows(None, holes, boards, out, "omaha_low_rows", 1)
+    def count_vs_random(self, boards: U8, weights: I64, out: I64, /) -> None:
+        """Each combo's weighted wins and wins + ties against a random hand on (B, 5) boards, added to out (1326, 2)."""
+        from twoplustwo.kernels import versus
+
+        b, w, o = _array(boards), _array(weights), _array(out, writable=True)
+        if b.ndim != 2 or b.itemsize != 1 or b.shape[1] != 5 or w.itemsize != 8 or o.itemsize != 8 or o.size != 2652:
+            raise ValueError("count_vs_random takes uint8 (boards, 5) boards, int64 weights and an int64 (1326, 2) out")
+        if w.size != b.shape[0]:
+            raise ValueError("count_vs_random takes one weight per board")
+        self._holdem_only("count_vs_random")
+        versus.count_vs_random(self._layers(7), b.view("u1"), w.view("i8").reshape(-1), o.view("i8").reshape(-1, 2))
+
 
 
 def _omaha_rows(

@@ -4,11 +4,12 @@
 opponent hand, exact over every opponent combo and every five-card board:
 every combo of a class takes part in C(50, 2) x C(48, 5) = 2,097,572,400
 games, and aces, for example, win 1,781,508,418 of them and tie 11,402,312
-(PokerStove's figures). All 169 classes take seconds, not PokerStove's hour:
-the boards are enumerated once, up to suit isomorphism (134,459 boards stand
-for all 2,598,960), every combo is valued on each with one
-:func:`~twoplustwo.rank_hands`, and the opponents a combo beats are counted,
-card removal included, from sorted values.
+(PokerStove's figures). All 169 classes take about a second, not
+PokerStove's hour: the boards are enumerated once, up to suit isomorphism
+(134,459 boards stand for all 2,598,960), every combo is valued on each,
+and the opponents a combo beats are counted, card removal included, from
+the combos in order of value (the walker's ``count_vs_random``: a C sweep,
+or the numpy reference of :mod:`twoplustwo.kernels.versus`).
 
 :func:`preflop_matchups` gives the heads-up grid, one :func:`~twoplustwo.equity`
 per deal of two combos up to suit isomorphism:
@@ -38,7 +39,7 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, as_completed
 from math import comb
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -64,33 +65,12 @@ BOARDS_HEADS_UP = comb(48, 5)
 #: Games of one combo against a random hand: an opponent combo and a board, C(50, 2) x C(48, 5).
 GAMES_VS_RANDOM = comb(50, 2) * BOARDS_HEADS_UP
 
-# Boards valued and counted together: the numpy calls on a block must be
-# big enough that threads spend little time taking turns at the GIL, and
-# small enough that the block's arrays (a few MB) stay in cache.
-_STEP = 128
 # Boards per task on the local thread pool (about 0.1 s of work), and the
 # number of tasks an executor gets.
 _BLOCK = 1024
 _EXECUTOR_TASKS = 64
-# Target combos up to which searching the sorted values beats counting runs.
-_FEW = 64
 # Canonical matchups per task.
 _MATCHUP_BLOCK = 64
-
-# Combos a live combo cannot face on a five-card board: those touching the
-# board (C(52, 2) - C(47, 2)), and in one card's row of 51 combos those
-# whose other card is on the board.
-_DEAD = N_COMBOS - comb(47, 2)
-_DEAD_IN_ROW = 5
-
-# _CARD_ROWS[c]: the 51 combos holding card c, in COMBOS order; _ROW_POS[h, k]:
-# where combo h sits in the row of its k-th card (COMBOS[h, k]).
-_CARD_ROWS = np.array([np.flatnonzero((COMBOS == c).any(axis=1)) for c in range(52)], dtype=np.intp)
-_ROW_POS = np.empty((N_COMBOS, 2), dtype=np.intp)
-for _c in range(52):
-    _ROW_POS[_CARD_ROWS[_c], (COMBOS[_CARD_ROWS[_c], 1] == _c).astype(np.intp)] = np.arange(51)
-del _c
-
 
 T = TypeVar("T")
 
@@ -132,169 +112,21 @@ def _check_executor(executor: object) -> Executor | None:
 # Counting against a random hand
 
 
-class _Plan(NamedTuple):
-    """What one run counts: the target combos, and the card rows their removal needs."""
-
-    targets: npt.NDArray[np.intp]  # combos of the asked classes, class after class
-    rows: npt.NDArray[np.intp]  # (R, 51): the rows of the cards those combos hold
-    first: npt.NDArray[np.intp]  # where each target sits in the flattened rows, by its first card
-    second: npt.NDArray[np.intp]  # and by its second
-
-
 @functools.lru_cache(maxsize=16)
-def _plan(class_ids: tuple[int, ...]) -> _Plan:
+def _targets(class_ids: tuple[int, ...]) -> npt.NDArray[np.intp]:
+    """The combos of the asked classes, class after class."""
     targets = np.concatenate([CLASS_ROWS[k] for k in class_ids])
-    cards = np.unique(COMBOS[targets])
-    row_of = np.searchsorted(cards, COMBOS[targets])
-    at = row_of * 51 + _ROW_POS[targets]
-    plan = _Plan(targets, _CARD_ROWS[cards], at[:, 0], at[:, 1])
-    for array in plan:
-        array.setflags(write=False)  # shared by every thread and later call
-    return plan
-
-
-@functools.lru_cache(maxsize=8)
-def _columns(m: int) -> npt.NDArray[np.uint32]:
-    out = np.arange(m, dtype=np.uint32)
-    out.setflags(write=False)  # shared by every thread
-    return out
-
-
-@functools.lru_cache(maxsize=8)
-def _row_starts(n_rows: int, m: int) -> npt.NDArray[np.int32]:
-    out = np.repeat(np.arange(0, n_rows * m, m, dtype=np.int32), m)
-    out.setflags(write=False)
-    return out
-
-
-def _sorted_keys(values: npt.NDArray[np.uint16], shift: int) -> npt.NDArray[np.uint32]:
-    # The column rides below the value so that a plain sort of each row
-    # (vectorised, far faster than argsort) still says where each entry was.
-    keys = values.astype(np.uint32)
-    keys <<= np.uint32(shift)
-    keys |= _columns(values.shape[1])
-    keys.sort(axis=1)
-    return keys
-
-
-def _runs(keys: npt.NDArray[np.uint32], shift: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-    """For each entry of rows sorted by value: how many entries of its row are below its value, and how many at most.
-
-    ``keys`` holds ``value << shift | column`` sorted along each row; the
-    answers come flat, in sorted order, counted within the row.
-    """
-    m = keys.shape[1]
-    s = keys.ravel()
-    n = len(s)
-    value = s >> np.uint32(shift)
-    new = np.empty(n, dtype=bool)
-    np.not_equal(value[1:], value[:-1], out=new[1:])
-    new[::m] = True
-    run = np.cumsum(new, dtype=np.int32)
-    run -= 1
-    starts = np.flatnonzero(new).astype(np.int32)
-    ends = np.empty_like(starts)
-    ends[:-1] = starts[1:]
-    ends[-1] = n
-    row = starts - starts % m
-    starts -= row
-    ends -= row
-    return np.take(starts, run), np.take(ends, run)
-
-
-def _below_all(values: npt.NDArray[np.uint16]) -> npt.NDArray[np.int32]:
-    """(B, 1326) values in, ``below | at_most << 16`` of each combo among all 1,326 on its board out."""
-    boards, m = values.shape
-    keys = _sorted_keys(values, 11)
-    below, at_most = _runs(keys, 11)
-    at_most <<= 16
-    at_most |= below
-    where = (keys.ravel() & np.uint32(2047)).view(np.int32)
-    where += _row_starts(boards, m)
-    out = np.empty(boards * m, dtype=np.int32)
-    out[where] = at_most
-    return out.reshape(boards, m)
-
-
-def _below_few(values: npt.NDArray[np.uint16], targets: npt.NDArray[np.intp]) -> npt.NDArray[np.int32]:
-    """:func:`_below_all` of a few target combos only: sorting the values alone and searching is cheaper then."""
-    boards, m = values.shape
-    # Each board's values above the last board's: one search serves the block.
-    offset = np.arange(boards, dtype=np.uint32)[:, None] << np.uint32(13)
-    ordered = np.sort(values, axis=1).astype(np.uint32)
-    ordered |= offset
-    wanted = values[:, targets].astype(np.uint32)
-    wanted |= offset
-    flat, asked = ordered.ravel(), wanted.ravel()
-    first = np.repeat(np.arange(0, boards * m, m), len(targets))
-    below: npt.NDArray[np.int32] = (np.searchsorted(flat, asked, "left") - first).astype(np.int32)
-    at_most: npt.NDArray[np.int32] = (np.searchsorted(flat, asked, "right") - first).astype(np.int32)
-    at_most <<= 16
-    at_most |= below
-    return at_most.reshape(boards, len(targets))
-
-
-def _below_in_rows(values: npt.NDArray[np.uint16]) -> npt.NDArray[np.int32]:
-    """(N, 51) values in, ``below | at_most << 8`` of each entry within its row out, in the input's order."""
-    keys = _sorted_keys(values, 6)
-    below, at_most = _runs(keys, 6)
-    # Back to column order by a second row sort, on the column, with the two
-    # counts packed below it: cheaper than scattering them.
-    s = keys.ravel()
-    s &= np.uint32(63)
-    s <<= np.uint32(16)
-    at_most <<= 8
-    s |= below.view(np.uint32)
-    s |= at_most.view(np.uint32)
-    keys.sort(axis=1)
-    keys &= np.uint32(0xFFFF)
-    return keys.view(np.int32)
-
-
-def _count_block(values: npt.NDArray[np.uint16], weights: npt.NDArray[np.int64], plan: _Plan) -> npt.NDArray[np.int64]:
-    """Σ weight x (wins, wins + ties) of each target combo over a block of boards, as a (2, T) array.
-
-    A combo h = (c1, c2) beats the opponents below it on the board, less
-    those holding c1 or c2 (inclusion-exclusion: h itself holds both and is
-    below nothing; for "at most" it counts once in each term, so it is added
-    back once). Dead combos (value 0) sit below every live one and are taken
-    off as constants.
-    """
-    n = len(values)
-    if len(plan.targets) <= _FEW:
-        whole = _below_few(values, plan.targets)
-    else:
-        whole = _below_all(values)[:, plan.targets]
-    rows = _below_in_rows(values[:, plan.rows].reshape(-1, 51)).reshape(n, -1)
-    blocked = rows[:, plan.first]
-    blocked += rows[:, plan.second]
-    # blocked holds below | at_most << 8 (each sum < 256); line it up with whole's 16-bit halves.
-    below = blocked & 0xFF
-    blocked >>= 8
-    blocked <<= 16
-    blocked |= below
-    whole -= blocked
-    whole -= (_DEAD - 2 * _DEAD_IN_ROW) + ((_DEAD - 2 * _DEAD_IN_ROW - 1) << 16)
-    whole[values[:, plan.targets] == 0] = 0
-    out = np.empty((2, whole.shape[1]), dtype=np.int64)
-    out[0] = weights @ (whole & 0xFFFF)
-    out[1] = weights @ (whole >> 16)
-    return out
+    targets.setflags(write=False)  # shared by every thread and later call
+    return targets
 
 
 def _count_boards(
-    boards: npt.NDArray[np.uint8], weights: npt.NDArray[np.int64], plan: _Plan, tables: Tables
+    boards: npt.NDArray[np.uint8], weights: npt.NDArray[np.int64], targets: npt.NDArray[np.intp], tables: Tables
 ) -> npt.NDArray[np.int64]:
-    from twoplustwo.hands.rankings import rank_hands
-
-    total = np.zeros((2, len(plan.targets)), dtype=np.int64)
-    values = np.empty((_STEP, N_COMBOS), dtype=np.uint16)
-    for lo in range(0, len(boards), _STEP):
-        block = boards[lo : lo + _STEP].tolist()  # lists parse fastest
-        for i, board in enumerate(block):
-            values[i] = rank_hands(board, tables=tables)
-        total += _count_block(values[: len(block)], weights[lo : lo + _STEP].astype(np.int64), plan)
-    return total
+    """Σ weight x (wins, wins + ties) of each target combo against a random hand over ``boards``, as (2, T)."""
+    out = np.zeros((N_COMBOS, 2), dtype=np.int64)
+    tables.walker.count_vs_random(np.ascontiguousarray(boards), np.ascontiguousarray(weights, dtype=np.int64), out)
+    return np.ascontiguousarray(out[targets].T)
 
 
 @functools.lru_cache(maxsize=4)
@@ -306,7 +138,7 @@ def _vs_random_task(
     path: str, boards: npt.NDArray[np.uint8], weights: npt.NDArray[np.int64], class_ids: tuple[int, ...]
 ) -> npt.NDArray[np.int64]:
     """One executor task: the counts of :func:`_count_boards` over some boards, tables loaded from ``path``."""
-    return _count_boards(boards, weights, _plan(class_ids), _tables_at(path))
+    return _count_boards(boards, weights, _targets(class_ids), _tables_at(path))
 
 
 def preflop_vs_random(
@@ -340,17 +172,17 @@ def preflop_vs_random(
     ex = _check_executor(executor)
     if not ids:
         return PreflopResults()
-    plan = _plan(tuple(ids))
+    targets = _targets(tuple(ids))
     boards, weights = canonical_boards()
     spans = _spans(len(boards), _BLOCK if ex is None else -(-len(boards) // _EXECUTOR_TASKS))
     if ex is None:
-        work = [functools.partial(_count_boards, boards[lo:hi], weights[lo:hi], plan, t) for lo, hi in spans]
+        work = [functools.partial(_count_boards, boards[lo:hi], weights[lo:hi], targets, t) for lo, hi in spans]
         parts = _run_local(workers, work, spans)
     else:
         path = str(t.path)
         futures = [ex.submit(_vs_random_task, path, boards[lo:hi], weights[lo:hi], tuple(ids)) for lo, hi in spans]
         parts = _gather(futures, spans)
-    total = np.zeros((2, len(plan.targets)), dtype=np.int64)
+    total = np.zeros((2, len(targets)), dtype=np.int64)
     with progress(len(boards), "boards", quiet=quiet) as bar:
         for part, (lo, hi) in parts:
             total += part

@@ -143,6 +143,7 @@ void fill_card_keys(void);
 int build_keyed_tables(Walker *self);
 int ensure_keyed(Walker *self);
 int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out);
+extern uint64_t card_key[52], card_rank_bit[52];
 PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Walker_histogram(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 
@@ -155,6 +156,7 @@ PyObject *Walker_rank_combos(Walker *self, PyObject *const *args, Py_ssize_t nar
 /* exact.c */
 PyObject *Walker_count_showdowns(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 
+PyObject *Walker_count_vs_random(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 /* showdown.c */
 PyObject *Walker_score(Walker *self, PyObject *arg);
 PyObject *Walker_score_tuples(Walker *self, PyObject *const *args, Py_ssize_t nargs);
@@ -238,3 +240,16 @@ static inline uint32_t keyed_slot(const struct keyed *t, uint64_t key) {
 }
 
 #endif
+/* The value of distinct cards (five to seven) whose card_key entries add up
+ * to `sum` and whose card_rank_bit entries to `bits` (keyed.c), through the
+ * keyed table t (of that many cards) and the small flush table. */
+static inline uint16_t keyed_sum_value(const struct keyed *t, const uint16_t *flush, uint64_t sum, uint64_t bits) {
+    /* A suit's count of 5 or more sets its nibble's top bit once 3 is added (counts are at most 7). */
+    uint32_t five = ((uint32_t)(sum >> 32) + 0x3333u) & 0x8888u;
+    if (five) {
+        unsigned suit = five & 0x8u ? 0 : five & 0x80u ? 1 : five & 0x800u ? 2 : 3;
+        return flush[(bits >> (16 * suit)) & 0x1FFF];
+    }
+    return t->value[keyed_slot(t, sum & 0xFFFFFFFFu)];
+}
+

@@ -292,3 +292,136 @@ PyObject *Walker_count_showdowns(Walker *self, PyObject *const *args, Py_ssize_t
     PyMem_Free(holes);
     return release_args(&bufs, error, error == NULL ? Py_NewRef(Py_True) : NULL);
 }
+
+/* Against a random hand: on one board, each live combo's opponents below
+ * it and at most equal to it, card removal included. A sweep up the combos
+ * in order of value keeps the number of combos seen and, per card, the
+ * number of those holding it: the opponents of h = (a, b) below it are the
+ * combos below less those holding a or b (no combo below holds both: only h
+ * does). */
+static void versus_board(const struct dag *d, const unsigned char *board, int64_t weight, int64_t *out) {
+    uint64_t on_board = 0;
+    uint32_t node = 0;
+    for (int i = 0; i < 5; i++) {
+        on_board |= (uint64_t)1 << board[i];
+        node = get(d->layer[i], d->width[i], (size_t)node * 52 + board[i]);
+    }
+    /* Every live combo's value, then the combos in order of value: a
+     * counting sort on the value's low 7 bits, then on its high 6. */
+    uint16_t value[1326], tmp[1326], order[1326];
+    unsigned char first[1326], second[1326];
+    int n = 0;
+    for (int a = 0, i = 0; a < 52; a++) {
+        int dead = (int)(on_board >> a & 1);
+        size_t row = dead ? 0 : (size_t)get(d->layer[5], d->width[5], (size_t)node * 52 + (size_t)a) * 52;
+        for (int b = a + 1; b < 52; b++, i++) {
+            if (dead || (on_board >> b & 1))
+                continue;
+            value[i] = (uint16_t)get(d->layer[6], d->width[6], row + (size_t)b);
+            first[i] = (unsigned char)a;
+            second[i] = (unsigned char)b;
+            tmp[n++] = (uint16_t)i;
+        }
+    }
+    int count[128];
+    memset(count, 0, sizeof count);
+    for (int j = 0; j < n; j++)
+        count[value[tmp[j]] & 127]++;
+    for (int k = 0, at = 0; k < 128; k++) {
+        int c = count[k];
+        count[k] = at;
+        at += c;
+    }
+    uint16_t mid[1326];
+    for (int j = 0; j < n; j++)
+        mid[count[value[tmp[j]] & 127]++] = tmp[j];
+    memset(count, 0, sizeof count);
+    for (int j = 0; j < n; j++)
+        count[value[mid[j]] >> 7]++;
+    for (int k = 0, at = 0; k < 64; k++) {
+        int c = count[k];
+        count[k] = at;
+        at += c;
+    }
+    for (int j = 0; j < n; j++)
+        order[count[value[mid[j]] >> 7]++] = mid[j];
+    int seen = 0, held[52] = {0};
+    for (int j = 0; j < n;) {
+        int end = j + 1;
+        while (end < n && value[order[end]] == value[order[j]])
+            end++;
+        for (int q = j; q < end; q++) {
+            int h = order[q];
+            out[2 * h] += weight * (seen - held[first[h]] - held[second[h]]);
+        }
+        for (int q = j; q < end; q++) {
+            held[first[order[q]]]++;
+            held[second[order[q]]]++;
+        }
+        seen += end - j;
+        /* h is among the combos seen and holds both its cards: added back once. */
+        for (int q = j; q < end; q++) {
+            int h = order[q];
+            out[2 * h + 1] += weight * (seen - held[first[h]] - held[second[h]] + 1);
+        }
+        j = end;
+    }
+}
+
+/* count_vs_random(boards, weights, out): for each five-card board (uint8
+ * (B, 5)) and its weight (int64 (B,)), each of the 1,326 combos (in COMBOS
+ * order) that the board leaves live against every opponent combo of the
+ * other cards: weight x the opponents it beats added to out[combo][0] and
+ * weight x those it beats or ties to out[combo][1] (int64 (1326, 2)).
+ * Hold'em's tables only. */
+PyObject *Walker_count_vs_random(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    Buffers bufs;
+    Py_buffer *bb, *wb, *ob;
+    if (parse_args(args, nargs, "count_vs_random(boards, weights, out)", &bufs, "rrw", &bb, &wb, &ob) < 0)
+        return NULL;
+    const char *error = NULL;
+    Py_ssize_t n = 0;
+    if (bb->ndim != 2 || bb->itemsize != 1 || bb->shape[1] != 5 || wb->itemsize != 8 || ob->itemsize != 8 ||
+        ob->len != 1326 * 2 * 8)
+        error = "count_vs_random takes uint8 (boards, 5) boards, int64 weights and an int64 (1326, 2) out";
+    else if (wb->len != bb->shape[0] * 8)
+        error = "count_vs_random takes one weight per board";
+    else if (self->deck != ALL_CARDS || self->dag[2].value != NULL)
+        error = "count_vs_random needs the hold'em walker";
+    else
+        n = bb->shape[0];
+    /* Checked and counted from copies, which cannot change while the GIL
+     * is released (the caller's arrays can). */
+    unsigned char *boards = NULL;
+    int64_t *weights = NULL;
+    if (error == NULL) {
+        boards = PyMem_Malloc((size_t)n * 5 + 1);
+        weights = PyMem_Malloc((size_t)n * 8 + 8);
+        if (boards == NULL || weights == NULL) {
+            PyMem_Free(boards), PyMem_Free(weights);
+            return release_args(&bufs, NULL, PyErr_NoMemory());
+        }
+        memcpy(boards, bb->buf, (size_t)n * 5);
+        memcpy(weights, wb->buf, (size_t)n * 8);
+    }
+    for (Py_ssize_t i = 0; i < n && error == NULL; i++) {
+        uint64_t seen = 0;
+        for (int j = 0; j < 5; j++) {
+            int c = boards[5 * i + j];
+            if (c > 51 || (seen >> c & 1))
+                error = "each board must be five distinct cards 0..51";
+            seen |= (uint64_t)1 << c;
+        }
+    }
+    if (error == NULL) {
+        int64_t *out = ob->buf;
+        const struct dag *d = &self->dag[2];
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < n; i++)
+            versus_board(d, boards + 5 * i, weights[i], out);
+        Py_END_ALLOW_THREADS
+    }
+    PyMem_Free(boards);
+    PyMem_Free(weights);
+    return release_args(&bufs, error, error == NULL ? Py_NewRef(Py_None) : NULL);
+}

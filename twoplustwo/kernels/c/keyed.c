@@ -167,10 +167,10 @@ int ensure_keyed(Walker *self) {
     return 0;
 }
 
-/* Per card, the two things a hand adds up: 5^rank in the low 32 bits (at
- * most 4 * 5^12 + 3 * 5^11 in all) and a count of its suit in the nibble
- * 32 + 4 * suit; and its bit among its suit's ranks, 16 bits a suit. */
-static uint64_t card_key[52], card_rank_bit[52];
+/* Per card, the two things a hand adds up (core.h): 5^rank in the low 32
+ * bits (at most 4 * 5^12 + 3 * 5^11 in all) and a count of its suit in the
+ * nibble 32 + 4 * suit; and its bit among its suit's ranks, 16 bits a suit. */
+uint64_t card_key[52], card_rank_bit[52];
 
 void fill_card_keys(void) {
     for (int c = 0; c < 52; c++) {
@@ -190,13 +190,7 @@ static inline int keyed_value(const struct keyed *t, const uint16_t *flush, cons
     }
     if (bit_sum != bits) /* a card twice: its bit was added twice, or'ed once */
         return -1;
-    /* A suit's count of 5 or more sets its nibble's top bit once 3 is added (counts are at most 7). */
-    uint32_t five = ((uint32_t)(sum >> 32) + 0x3333u) & 0x8888u;
-    if (five) {
-        unsigned suit = five & 0x8u ? 0 : five & 0x80u ? 1 : five & 0x800u ? 2 : 3;
-        *out = flush[(bits >> (16 * suit)) & 0x1FFF];
-    } else
-        *out = t->value[keyed_slot(t, sum & 0xFFFFFFFFu)];
+    *out = keyed_sum_value(t, flush, sum, bits);
     return 0;
 }
 

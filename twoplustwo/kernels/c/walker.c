@@ -369,6 +369,8 @@ static PyMethodDef Walker_methods[] = {
      "score(values) -> [(wins, ties, units)]: per-player results of (players, boards) values"},
     {"count_showdowns", (PyCFunction)(void (*)(void))Walker_count_showdowns, METH_FASTCALL,
      "count_showdowns(holes, known, dead, counts, games) -> bool: exact showdowns of deals by counting, or False"},
+    {"count_vs_random", (PyCFunction)(void (*)(void))Walker_count_vs_random, METH_FASTCALL,
+     "count_vs_random(boards, weights, out): add each combo's weighted wins and wins + ties against a random hand"},
     {"histogram", (PyCFunction)(void (*)(void))Walker_histogram, METH_FASTCALL,
      "histogram(n, out) -> bool: add every n-card hand's count per value into out, or False"},
     {"keyed_tables", (PyCFunction)Walker_keyed_tables, METH_NOARGS,
