@@ -142,9 +142,9 @@ int build_small_tables(Walker *self);
 void fill_card_keys(void);
 int build_keyed_tables(Walker *self);
 int ensure_keyed(Walker *self);
-int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out);
 extern uint64_t card_key[52], card_rank_bit[52];
 PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out);
 PyObject *Walker_histogram(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* enumerate.c */
@@ -155,9 +155,9 @@ PyObject *Walker_rank_combos(Walker *self, PyObject *const *args, Py_ssize_t nar
 
 /* exact.c */
 PyObject *Walker_count_showdowns(Walker *self, PyObject *const *args, Py_ssize_t nargs);
-
 PyObject *Walker_count_vs_random(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 /* showdown.c */
+
 PyObject *Walker_score(Walker *self, PyObject *arg);
 PyObject *Walker_score_tuples(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 
@@ -239,7 +239,6 @@ static inline uint32_t keyed_slot(const struct keyed *t, uint64_t key) {
     return (keyed_start(key, mul) + t->disp[keyed_bucket(t, key, mul)]) & t->mask;
 }
 
-#endif
 /* The value of distinct cards (five to seven) whose card_key entries add up
  * to `sum` and whose card_rank_bit entries to `bits` (keyed.c), through the
  * keyed table t (of that many cards) and the small flush table. */
@@ -253,3 +252,4 @@ static inline uint16_t keyed_sum_value(const struct keyed *t, const uint16_t *fl
     return t->value[keyed_slot(t, sum & 0xFFFFFFFFu)];
 }
 
+#endif

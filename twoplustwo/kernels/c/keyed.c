@@ -172,43 +172,86 @@ int ensure_keyed(Walker *self) {
  * nibble 32 + 4 * suit; and its bit among its suit's ranks, 16 bits a suit. */
 uint64_t card_key[52], card_rank_bit[52];
 
+static void fill_card_pairs(void);
+
 void fill_card_keys(void) {
     for (int c = 0; c < 52; c++) {
         card_key[c] = pow5[c >> 2] | (uint64_t)1 << (32 + 4 * (c & 3));
         card_rank_bit[c] = (uint64_t)1 << (16 * (c & 3) + (c >> 2));
     }
+    fill_card_pairs();
 }
 
-/* The value of the k distinct cards c (0..51) into *out; 0, or -1 for a card held twice. */
+/* Both per-card entries side by side, for every byte a row may hold: a
+ * batch reads each card once, and one load gives both. A byte over 51 adds
+ * nothing to the key and sets bit 63 of the rank bits (a bit no card
+ * uses), so that the row shows it, and every index stays in bounds. */
+#if defined(__GNUC__)
+typedef uint64_t pair64 __attribute__((vector_size(16)));
+#define PAIR(key, bits) ((pair64){(key), (bits)})
+#define PAIR_KEY(p) ((p)[0])
+#define PAIR_BITS(p) ((p)[1])
+#else
+typedef struct {
+    uint64_t key, bits;
+} pair64;
+#define PAIR(key, bits) ((pair64){(key), (bits)})
+#define PAIR_KEY(p) ((p).key)
+#define PAIR_BITS(p) ((p).bits)
+#endif
+static pair64 card_pair[256];
+
+static void fill_card_pairs(void) {
+    for (int c = 0; c < 256; c++)
+        card_pair[c] = c < 52 ? PAIR(card_key[c], card_rank_bit[c]) : PAIR(0, (uint64_t)1 << 63);
+}
+
+/* The value of the k cards of row c into *out; 0, or -1 for a card held
+ * twice or over 51. Each card is read once: a caller changing the row
+ * meanwhile gets the value of some row, or the error, and never a read out
+ * of bounds. */
 static inline int keyed_value(const struct keyed *t, const uint16_t *flush, const unsigned char *c, int k,
                               uint16_t *out) {
-    uint64_t sum = 0, bits = 0, bit_sum = 0;
+#if defined(__GNUC__)
+    /* One vector add and one or per card: the key and the rank bits added, the rank bits or'ed. */
+    pair64 sum = {0, 0}, any = {0, 0};
     for (int j = 0; j < k; j++) {
-        sum += card_key[c[j]];
-        bits |= card_rank_bit[c[j]];
-        bit_sum += card_rank_bit[c[j]];
+        pair64 e = card_pair[c[j]];
+        sum += e;
+        any |= e;
     }
-    if (bit_sum != bits) /* a card twice: its bit was added twice, or'ed once */
+    uint64_t key = sum[0], bit_sum = sum[1], bits = any[1];
+#else
+    uint64_t key = 0, bit_sum = 0, bits = 0;
+    for (int j = 0; j < k; j++) {
+        pair64 e = card_pair[c[j]];
+        key += e.key;
+        bit_sum += e.bits;
+        bits |= e.bits;
+    }
+#endif
+    /* A card twice adds its bit twice but ors it once. */
+    if (bit_sum != bits || bits >> 63)
         return -1;
-    *out = keyed_sum_value(t, flush, sum, bits);
+    *out = keyed_sum_value(t, flush, key, bits);
     return 0;
 }
 
-/* keyed_value over m rows, k a constant for the compiler to unroll; the first row holding a card twice, or -1. */
+/* keyed_value over m rows, k a constant for the compiler to unroll; the first bad row, or -1. */
 static inline int keyed_rows_of(const struct keyed *t, const uint16_t *flush, const unsigned char *rows, int m, int k,
                                 uint16_t *out) {
-    int bad = 0;
+    /* A copy the loop keeps in registers: the compiler cannot tell that
+     * the stores to out leave the table's fields alone. */
+    const struct keyed table = *t;
     for (int i = 0; i < m; i++)
-        bad |= keyed_value(t, flush, rows + i * k, k, out + i);
-    if (bad) /* rare: find the row */
-        for (int i = 0; i < m; i++)
-            if (keyed_value(t, flush, rows + i * k, k, out + i) < 0)
-                return i;
+        if (keyed_value(&table, flush, rows + i * k, k, out + i) < 0)
+            return i;
     return -1;
 }
 
-/* The values of m rows of k = 5..7 cards 0..51 (a copy the caller owns) into
- * out: the index of the first row that holds a card twice, or -1. */
+/* The values of m rows of k = 5..7 cards into out (each card read once, so
+ * the rows may be the caller's): the index of the first row that holds a
+ * card twice or one over 51, or -1. */
 int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out) {
     const struct keyed *t = &self->keyed[k - 5];
     switch (k) {

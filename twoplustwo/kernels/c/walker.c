@@ -221,14 +221,6 @@ static inline Py_ssize_t start_rows_of(const unsigned char *rows, unsigned char 
     return -1;
 }
 
-/* The first of m rows of k cards that holds a card over 51, or -1. */
-static int first_card_over_51(const unsigned char *block, int m, int k) {
-    for (int i = 0; i < m * k; i++)
-        if (block[i] > 51)
-            return i / k;
-    return -1;
-}
-
 /* start_rows_of with k a constant for the common row widths, so that the
  * compiler unrolls the loop over a row's cards. */
 static Py_ssize_t start_rows(const unsigned char *rows, unsigned char *block, int m, int k, int check,
@@ -306,14 +298,9 @@ PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs
     for (Py_ssize_t r0 = 0; r0 < rows; r0 += WALK_BLOCK) {
         int m = rows - r0 < WALK_BLOCK ? (int)(rows - r0) : WALK_BLOCK;
         if (keyed) {
-            /* The copy is walked, so a caller changing the array meanwhile
-             * gets an error or the right value; the keyed walk finds
-             * duplicates itself, and start_rows names a card over 51. */
-            memcpy(block, h + r0 * k, (size_t)m * (size_t)k);
-            unsigned char most = 0;
-            for (int i = 0; i < m * k; i++)
-                most = block[i] > most ? block[i] : most;
-            int first_bad = most > 51 ? first_card_over_51(block, m, k) : keyed_values(self, block, m, k, values + r0);
+            /* The keyed walk reads each card of the caller's rows once and
+             * finds duplicates and cards over 51 itself. */
+            int first_bad = keyed_values(self, h + r0 * k, m, k, values + r0);
             if (first_bad >= 0) {
                 bad = r0 + first_bad;
                 break;
