@@ -103,6 +103,20 @@ def test_suit_classes_hold_deals_equal_up_to_a_renaming_of_suits() -> None:
             assert len(classes) < live.sum() / 4
 
 
+def test_suit_classes_of_many_players_agree_with_those_of_few() -> None:
+    # Six players take another path than five or fewer: both must find the same classes.
+    rng = np.random.default_rng(3)
+    deals = np.array([np.argsort(rng.random(52))[:12].reshape(6, 2) for _ in range(300)], dtype=np.uint8)
+    deals[150:] = np.sort(deals[:150], axis=2)[:, :, ::-1]  # the same deals with the cards the other way round
+    six, six_inverse = exact.suit_classes(deals, [], [])
+    five, five_inverse = exact.suit_classes(deals[:, :5], [], [])
+    assert (six_inverse[:150] == six_inverse[150:]).all()
+    assert len(six) >= len(five) and len(six) <= 150
+    for classes, inverse, players in ((six, six_inverse, 6), (five, five_inverse, 5)):
+        for deal, k in zip(deals[:, :players], inverse):
+            assert any(np.sort(p[deal], axis=1).tolist() == classes[k].tolist() for p in PERM_CARDS)
+
+
 @pytest.mark.parametrize(("board", "dead"), [("", ""), ("Qh 7c 2d", ""), ("Qh 7h", "2c"), ("Qh 7c 2d 3s", "")])
 def test_range_deals_counted_by_class_match_every_deal_listed(board: str, dead: str) -> None:
     if not COUNTS:

@@ -355,29 +355,31 @@ def _count_classes(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
     """:func:`count_showdowns` of one deal of each suit class, on ``workers`` threads, spread back to every deal."""
     classes, inverse = suit_classes(holes, known, dead)
-    first = count_showdowns(walker, classes[:1], known, dead)
-    if first is None:
+    if count_showdowns(walker, classes[:0], known, dead) is None:  # asks whether the walker counts, for free
         return None
-    counts = np.empty((len(classes), holes.shape[1], 3), dtype=np.int64)
-    games = np.empty(len(classes), dtype=np.int64)
-    counts[:1], games[:1] = first
-    # Steps of a few milliseconds, so that Ctrl-C stops the threads soon:
-    # a deal's work grows as the rank multisets of the missing cards.
-    step = max(1, _COUNT_STEP // comb(12 + 5 - len(known), 5 - len(known)))
-    cuts = list(range(1, len(classes), step)) + [len(classes)]
-    workers = min(workers, len(cuts) - 1) if len(classes) > step else 1
+    n = len(classes)
+    counts = np.empty((n, holes.shape[1], 3), dtype=np.int64)
+    games = np.empty(n, dtype=np.int64)
+    # Steps of a few milliseconds, so that Ctrl-C stops the threads soon
+    # (a deal's work grows as the rank multisets of the missing cards), and
+    # no more steps than the threads share evenly; threads only for work
+    # worth more than a step.
+    most = max(1, _COUNT_STEP // comb(12 + 5 - len(known), 5 - len(known)))
+    workers = min(workers, -(-n // most) if n > most else 1)
+    step = min(most, -(-n // workers))
+    cuts = list(range(0, n, step)) + [n]
     stop = threading.Event()
 
     def part(k: int) -> None:
         for a, b in zip(cuts[k:-1:workers], cuts[k + 1 :: workers]):
             if stop.is_set():
                 return
-            step = count_showdowns(walker, classes[a:b], known, dead)
-            assert step is not None  # as the first class was
-            counts[a:b], games[a:b] = step
+            counted = count_showdowns(walker, classes[a:b], known, dead)
+            assert counted is not None  # as it was for no deal
+            counts[a:b], games[a:b] = counted
             update(b - a)
 
-    with progress(len(classes) - 1, "deals", quiet=quiet) as update:
+    with progress(n, "deals", quiet=quiet) as update:
         pool.run(workers, part, range(workers), stop=stop)
     return counts[inverse], games[inverse]
 

@@ -16,6 +16,7 @@ ValueError: equity needs 2 to 9 players, got 1
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -62,27 +63,49 @@ def parse_player(i: int, player: object, omaha: bool) -> CheckedPlayer:
         return _hand(cards)
     if isinstance(player, Range):
         return _range_player(where, player)
-    if isinstance(player, str):
+    if type(player) is str:
         try:
-            cards = parse_cards(player)
-        except ValueError as not_cards:
-            try:
-                r = parse_range(player)
-            except ValueError as not_range:
-                # Text with a range's marks was meant as a range; else say
-                # why it is neither.
-                if any(mark in player for mark in ",+-[:%") or player.strip().lower() in ("random", "any"):
-                    raise ValueError(f"{where}: {not_range}") from None
-                raise ValueError(f"{where}: not a hand ({not_cards}) nor a range ({not_range})") from None
-            return _range_player(where, r)
-        if len(cards) not in (0, 2):
-            # Combos listed: "AhKh,AsQs" reads as four cards too.
-            try:
-                return _range_player(where, parse_range(player))
-            except ValueError:
-                pass
-    else:
-        cards = _cards(where, player)
+            return _text_player(player)
+        except ValueError:
+            pass  # said again below, with the player's number
+    if isinstance(player, str):
+        return _read_text(where, player)
+    return _two_cards(where, _cards(where, player))
+
+
+@functools.lru_cache(maxsize=1024)
+def _text_player(text: str) -> CheckedPlayer:
+    """A Hold'em player written as text, read once per text: its arrays are shared, so read-only."""
+    p = _read_text("player 1", text)
+    for array in (p.combos, p.weights):
+        array.setflags(write=False)
+    return p
+
+
+def _read_text(where: str, text: str) -> CheckedPlayer:
+    """A Hold'em hand or range written as text; errors start with ``where``."""
+    try:
+        cards = parse_cards(text)
+    except ValueError as not_cards:
+        try:
+            r = parse_range(text)
+        except ValueError as not_range:
+            # Text with a range's marks was meant as a range; else say
+            # why it is neither.
+            if any(mark in text for mark in ",+-[:%") or text.strip().lower() in ("random", "any"):
+                raise ValueError(f"{where}: {not_range}") from None
+            raise ValueError(f"{where}: not a hand ({not_cards}) nor a range ({not_range})") from None
+        return _range_player(where, r)
+    if len(cards) not in (0, 2):
+        # Combos listed: "AhKh,AsQs" reads as four cards too.
+        try:
+            return _range_player(where, parse_range(text))
+        except ValueError:
+            pass
+    return _two_cards(where, cards)
+
+
+def _two_cards(where: str, cards: list[int]) -> CheckedPlayer:
     if len(cards) != 2:
         raise ValueError(f"{where}: a Hold'em hand has 2 hole cards, got {len(cards)}")
     return _hand(cards)

@@ -24,6 +24,7 @@ ValueError: card 3 ('Xs'): unknown rank 'X'
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Iterable, Sequence
@@ -195,6 +196,18 @@ def parse_cards(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> li
     ...
     ValueError: card 4 ('Kd'): duplicate of card 1
     """
+    if type(cards) is str:
+        return list(_parse_text(cards))
+    return _parse_any(cards)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_text(text: str) -> tuple[int, ...]:
+    # The same few texts come back often (a hand, a board in a loop): parsed once each.
+    return tuple(_parse_any(text))
+
+
+def _parse_any(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> list[int]:
     tokens: Sequence[object] | npt.NDArray[Any]
     np = _numpy()
     if np is not None and isinstance(cards, np.ndarray):

@@ -34,14 +34,17 @@ static const uint64_t pow5[13] = {
     1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125, 9765625, 48828125, 244140625,
 };
 
-/* The subsets of five things, the largest first: the picks of at least
- * `need` of a multiset's ranks are a prefix of those of its ranks. */
-static const unsigned char by_size[32] = {
-    31, 15, 23, 27, 29, 30, 7, 11, 13, 14, 19, 21, 22, 25, 26, 28,
-    3, 5, 6, 9, 10, 12, 17, 18, 20, 24, 1, 2, 4, 8, 16, 0,
+/* For n = 0..5, the subsets of n things (bit masks), the largest first,
+ * at picks[2^n - 1 .. 2^(n+1) - 2], and their sizes: the picks of at least
+ * `need` of a multiset's n candidate ranks are a prefix of its block. */
+static const unsigned char picks[63] = {
+    0, 1, 0, 3, 1, 2, 0, 7, 3, 5, 6, 1, 2, 4, 0, 15, 7, 11, 13, 14, 3, 5, 6, 9, 10, 12, 1, 2, 4, 8, 0, 31, 15,
+    23, 27, 29, 30, 7, 11, 13, 14, 19, 21, 22, 25, 26, 28, 3, 5, 6, 9, 10, 12, 17, 18, 20, 24, 1, 2, 4, 8, 16,
+    0,
 };
-static const unsigned char popcount5[32] = {
-    5, 4, 4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 0,
+static const unsigned char pick_size[63] = {
+    0, 1, 0, 2, 1, 1, 0, 3, 2, 2, 2, 1, 1, 1, 0, 4, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 0, 5, 4, 4, 4, 4,
+    4, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 0,
 };
 
 /* One deal, set up for counting. */
@@ -109,11 +112,9 @@ static void score_multiset(struct deal *d, uint64_t key, int64_t ways) {
             if (has)
                 cand[nc++] = j;
         }
-        for (int q = 0; q < 32 && popcount5[q] >= d->need[s]; q++) {
-            unsigned pick = by_size[q];
-            int size = popcount5[q];
-            if (pick >> nc)
-                continue;
+        for (int q = (1 << nc) - 1; q < (2 << nc) - 1 && pick_size[q] >= d->need[s]; q++) {
+            unsigned pick = picks[q];
+            int size = pick_size[q];
             int64_t n = 1;
             unsigned mask = 0, in = 0;
             for (int k = 0; k < nc; k++)
