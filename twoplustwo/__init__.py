@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from twoplustwo.kernels.pool import MAX_THREADS
     from twoplustwo.odds.calculate import PlayerEquity, equity, equity_table
     from twoplustwo.odds.preflop import preflop_matchups, preflop_vs_random
+    from twoplustwo.odds.strength import Strength, StrengthArrays, strength, strength_batch
     from twoplustwo.tables.default import load_tables
     from twoplustwo.tables.format import FORMAT_VERSION, TableError
     from twoplustwo.tables.load import Tables
@@ -86,6 +87,8 @@ __all__ = [
     "PlayerEquity",
     "Prefix",
     "Range",
+    "Strength",
+    "StrengthArrays",
     "TableError",
     "Tables",
     "backend",
@@ -120,6 +123,8 @@ __all__ = [
     "preflop_vs_random",
     "prefix",
     "rank_hands",
+    "strength",
+    "strength_batch",
     "value_from_code",
     "value_from_handranks",
 ]
@@ -168,6 +173,10 @@ _HOME = {
     "parse_range": "vocab.ranges",
     "preflop_matchups": "odds.preflop",
     "preflop_vs_random": "odds.preflop",
+    "Strength": "odds.strength",
+    "StrengthArrays": "odds.strength",
+    "strength": "odds.strength",
+    "strength_batch": "odds.strength",
     "evaluate": "hands.single",
     "Tables": "tables.load",
     "load_tables": "tables.default",

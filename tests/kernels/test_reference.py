@@ -272,6 +272,40 @@ def test_count_vs_random(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]
     same(*game_walkers, "count_vs_random", good, one, out, compare_out=False)  # hold'em only, on both
 
 
+def test_board_sweeps(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) -> None:
+    c, ref = walkers
+    rng = np.random.default_rng(17)
+    boards = hands(40, 5, 18)
+    weights = rng.integers(1, 25, len(boards)).astype(np.int64)
+    same(c, ref, "board_wins", boards, np.zeros((40, 1326, 2), U16), outs=(1,))
+    for bins in (0, 1, 7, 50):
+        outs = np.zeros(1326, np.int64), np.zeros(1326, np.int64), np.zeros((1326, bins), np.int64)
+        same(c, ref, "strength_sums", boards, weights, bins, *outs, outs=(3, 4, 5))
+    # Weights that are sums of halves add up exactly in any order: C and numpy agree to the bit.
+    villain = np.where(rng.random(1326) < 0.3, rng.integers(1, 5, 1326) / 4, 0.0)
+    same(c, ref, "range_sweep", boards, villain, np.zeros((1326, 3)), outs=(2,))
+    wins = np.zeros((40, 1326, 2), U16)
+    c.board_wins(boards, wins)
+    live = wins.sum(axis=2) > 0
+    assert (wins.sum(axis=2) <= 990).all() and live.sum(axis=1).min() >= 1000  # C(47, 2) = 1081 live combos
+    for args in [
+        ("board_wins", boards[:, :4].copy(), np.zeros((40, 1326, 2), U16)),
+        ("board_wins", boards, np.zeros((40, 1326), U16)),
+        ("board_wins", np.array([[1, 2, 3, 3, 4]], U8), np.zeros((1, 1326, 2), U16)),
+        ("strength_sums", boards, weights[:3], 0, np.zeros(1326, np.int64), np.zeros(1326, np.int64),
+         np.zeros((1326, 0), np.int64)),
+        ("strength_sums", boards, weights, 1981, np.zeros(1326, np.int64), np.zeros(1326, np.int64),
+         np.zeros((1326, 1981), np.int64)),
+        ("range_sweep", boards, np.full(1326, 1.5), np.zeros((1326, 3))),
+        ("range_sweep", boards, np.full(1326, np.nan), np.zeros((1326, 3))),
+        ("range_sweep", boards, villain[:1000].copy(), np.zeros((1326, 3))),
+        ("range_sweep", np.array([[1, 2, 3, 4, 60]], U8), villain, np.zeros((1326, 3))),
+    ]:  # fmt: skip
+        same(c, ref, *args, compare_out=False)
+    same(*game_walkers, "board_wins", boards[:1], np.zeros((1, 1326, 2), U16), compare_out=False)
+    same(*game_walkers, "range_sweep", boards[:1], villain, np.zeros((1326, 3)), compare_out=False)
+
+
 def test_score(walkers: tuple[Any, Any]) -> None:
     c, ref = walkers
     rng = np.random.default_rng(5)

@@ -28,6 +28,7 @@ Layers = Sequence[object]
 U8 = npt.NDArray[np.uint8]
 U16 = npt.NDArray[np.uint16]
 I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
 
 
 class Walker(Protocol):
@@ -61,6 +62,11 @@ class Walker(Protocol):
     def histogram(self, n: int, out: I64, /) -> bool: ...
     def count_showdowns(self, holes: U8, known: U8, dead: U8, counts: I64, games: I64, /) -> bool: ...
     def count_vs_random(self, boards: U8, weights: I64, out: I64, /) -> None: ...
+    def board_wins(self, boards: U8, out: U16, /) -> None: ...
+    def range_sweep(self, boards: U8, weights: F64, out: F64, /) -> None: ...
+    def strength_sums(
+        self, boards: U8, weights: I64, bins: int, first: I64, second: I64, histogram: I64, /
+    ) -> None: ...
 
 
 class WalkerClass(Protocol):

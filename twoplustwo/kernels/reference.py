@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from twoplustwo.kernels.draws import Ordered
-    from twoplustwo.kernels.interface import I64, U8, U16, Layers
+    from twoplustwo.kernels.interface import F64, I64, U8, U16, Layers
 
 __all__ = ["ALL_CARDS", "DAGS", "Walker", "omaha_low_rows"]
 
@@ -480,15 +480,6 @@ class Walker:
             raise ValueError("counts must be (deals, players, 3) and games (deals,)")
         return False
 
-    def omaha_rows(self, holes: U8, boards: U8, out: U16, /) -> int:
-        """Omaha high values (uint16) of uint8 holes and boards; the first bad row (a card over 51 or twice) or -1."""
-        self._holdem_only("omaha_rows")
-        return _omaha_rows(self._layers(5), holes, boards, out, "omaha_rows", 2)
-
-
-def omaha_low_rows(holes: U8, boards: U8, out: U8, /) -> int:
-    """Omaha eight-or-better low values (uint8, 0 for no low) of uint8 rows; the first bad row, or -1."""
-    return _omaha_rows(None, holes, boards, out, "omaha_low_rows", 1)
     def count_vs_random(self, boards: U8, weights: I64, out: I64, /) -> None:
         """Each combo's weighted wins and wins + ties against a random hand on (B, 5) boards, added to out (1326, 2)."""
         from twoplustwo.kernels import versus
@@ -501,6 +492,60 @@ def omaha_low_rows(holes: U8, boards: U8, out: U8, /) -> int:
         self._holdem_only("count_vs_random")
         versus.count_vs_random(self._layers(7), b.view("u1"), w.view("i8").reshape(-1), o.view("i8").reshape(-1, 2))
 
+    def board_wins(self, boards: U8, out: U16, /) -> None:
+        """Each combo's wins and ties against every other combo on each of (B, 5) boards, into out (B, 1326, 2)."""
+        from twoplustwo.kernels import versus
+
+        b, o = _array(boards), _array(out, writable=True)
+        if b.ndim != 2 or b.itemsize != 1 or b.shape[1] != 5 or o.itemsize != 2 or o.size != b.shape[0] * 2652:
+            raise ValueError("board_wins takes uint8 (boards, 5) boards and a uint16 (boards, 1326, 2) out")
+        self._holdem_only("board_wins")
+        versus.board_wins(self._layers(7), b.view("u1"), o.view("u2").reshape(-1, 1326, 2))
+
+    def strength_sums(self, boards: U8, weights: I64, bins: int, first: I64, second: I64, histogram: I64, /) -> None:
+        """Each combo's Σ weight x (2W + T), its square and its histogram over (B, 5) boards, added to the outs."""
+        from twoplustwo.kernels import versus
+
+        b, w, n = _array(boards), _array(weights), _long(bins)
+        f, s, h = (_array(a, writable=True) for a in (first, second, histogram))
+        if (
+            b.ndim != 2 or b.itemsize != 1 or b.shape[1] != 5 or w.itemsize != 8 or not 0 <= n <= 1980
+            or any(a.itemsize != 8 for a in (f, s, h)) or f.size != 1326 or s.size != 1326 or h.size != 1326 * n
+        ):  # fmt: skip
+            raise ValueError(
+                "strength_sums takes uint8 (boards, 5) boards, int64 weights, bins 0..1980, int64 (1326,) first "
+                "and second and an int64 (1326, bins) histogram"
+            )
+        if w.size != b.shape[0]:
+            raise ValueError("strength_sums takes one weight per board")
+        self._holdem_only("strength_sums")
+        outs = f.view("i8").reshape(-1), s.view("i8").reshape(-1), h.view("i8").reshape(1326, n)
+        versus.strength_sums(self._layers(7), b.view("u1"), w.view("i8").reshape(-1), n, *outs)
+
+    def range_sweep(self, boards: U8, weights: F64, out: F64, /) -> None:
+        """Each combo's weight beaten, tied and faced of a weighted range on (B, 5) boards, added to out (1326, 3)."""
+        from twoplustwo.kernels import versus
+
+        b, w, o = _array(boards), _array(weights), _array(out, writable=True)
+        if (
+            b.ndim != 2 or b.itemsize != 1 or b.shape[1] != 5 or w.itemsize != 8 or w.size != 1326
+            or o.itemsize != 8 or o.size != 3978
+        ):  # fmt: skip
+            raise ValueError(
+                "range_sweep takes uint8 (boards, 5) boards, float64 (1326,) weights and a float64 (1326, 3) out"
+            )
+        self._holdem_only("range_sweep")
+        versus.range_sweep(self._layers(7), b.view("u1"), w.view("f8").reshape(-1), o.view("f8").reshape(1326, 3))
+
+    def omaha_rows(self, holes: U8, boards: U8, out: U16, /) -> int:
+        """Omaha high values (uint16) of uint8 holes and boards; the first bad row (a card over 51 or twice) or -1."""
+        self._holdem_only("omaha_rows")
+        return _omaha_rows(self._layers(5), holes, boards, out, "omaha_rows", 2)
+
+
+def omaha_low_rows(holes: U8, boards: U8, out: U8, /) -> int:
+    """Omaha eight-or-better low values (uint8, 0 for no low) of uint8 rows; the first bad row, or -1."""
+    return _omaha_rows(None, holes, boards, out, "omaha_low_rows", 1)
 
 
 def _omaha_rows(

@@ -29,6 +29,8 @@
  *   showdown.c   who wins each board, and the pot shares
  *   exact.c      exact showdowns of whole hands, counting boards by rank
  *                multiset and flush suit instead of listing them
+ *   versus.c     every combo against the others on one board, in order of
+ *                value: against a random hand, wins and ties, a range
  *   omaha.c      Omaha high and eight-or-better low
  * There is no link-time optimisation: a loop and everything it calls per
  * hand stay in one unit, or come from here as static inline.
@@ -143,8 +145,8 @@ void fill_card_keys(void);
 int build_keyed_tables(Walker *self);
 int ensure_keyed(Walker *self);
 extern uint64_t card_key[52], card_rank_bit[52];
-PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out);
+PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Walker_histogram(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* enumerate.c */
@@ -155,9 +157,14 @@ PyObject *Walker_rank_combos(Walker *self, PyObject *const *args, Py_ssize_t nar
 
 /* exact.c */
 PyObject *Walker_count_showdowns(Walker *self, PyObject *const *args, Py_ssize_t nargs);
-PyObject *Walker_count_vs_random(Walker *self, PyObject *const *args, Py_ssize_t nargs);
-/* showdown.c */
 
+/* versus.c */
+PyObject *Walker_count_vs_random(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Walker_board_wins(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Walker_range_sweep(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Walker_strength_sums(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+
+/* showdown.c */
 PyObject *Walker_score(Walker *self, PyObject *arg);
 PyObject *Walker_score_tuples(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 

@@ -1,0 +1,262 @@
+"""Exact hand strength against one random opponent: the expected hand strength, its square, its histogram.
+
+The opponent holds two cards drawn uniformly from the unseen ones. On a
+full board a hand wins ``W`` and ties ``T`` of the 990 opponent combos, and
+its strength there is ``(W + T/2) / 990``. On an earlier street the board's
+completions (46 rivers on the turn, 1,081 turn-river pairs on the flop,
+2,118,760 boards before the flop) each give a river strength:
+
+* ``ehs`` is their mean (before the flop: the exact equity against a random
+  hand, :func:`~twoplustwo.preflop_vs_random`'s);
+* ``ehs2`` is the mean of their squares, the hand's potential;
+* with ``bins``, ``histogram`` counts the completions by bin
+  ``min(bins - 1, (2W + T) * bins // 1980)``, in integers, so that every
+  implementation agrees to the count.
+
+All three are exact: sums of integers over every completion, divided once.
+
+>>> s = strength("As Ah", "Kd 7c 2h", bins=5)  # aces on a dry flop: strong on nearly every runout
+>>> round(s.ehs, 4), round(s.ehs2, 4), s.histogram.tolist()
+(0.8873, 0.7888, [0, 0, 0, 3, 1078])
+
+Every combo of a board is swept at once (the walker's ``board_wins``: one
+sweep up the combos in order of value per completion), so
+:func:`strength_batch` pays for each distinct board once, however many
+hands share it; before the flop the 134,459 boards up to suit isomorphism
+stand for all of them, and the results for every hand are kept.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Sequence
+from itertools import combinations
+from math import comb
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from twoplustwo.hands.isomorphism import canonical_boards
+from twoplustwo.kernels import pool
+from twoplustwo.tables.default import get_tables
+from twoplustwo.tables.load import Tables
+from twoplustwo.vocab.cards import format_cards, parse_cards
+from twoplustwo.vocab.combos import CLASS_OF, CLASS_ROWS, COMBO_ROW, N_COMBOS
+
+__all__ = ["OPPONENTS", "Strength", "StrengthArrays", "strength", "strength_batch"]
+
+#: Opponent combos a hand faces on a full board: C(45, 2).
+OPPONENTS = comb(45, 2)
+# Twice the opponents: a river's 2W + T is out of this.
+_SCALE = 2 * OPPONENTS
+# Completions swept per call of the kernel: a few megabytes of wins and ties.
+_BLOCK = 512
+
+
+class Strength(NamedTuple):
+    """One hand's strength: ``ehs`` and ``ehs2`` in [0, 1], and the ``(bins,)`` int64 histogram or None."""
+
+    ehs: float
+    ehs2: float
+    histogram: npt.NDArray[np.int64] | None
+
+
+class StrengthArrays(NamedTuple):
+    """Many hands' strengths: ``(N,)`` float64 ``ehs`` and ``ehs2``, and an ``(N, bins)`` int64 histogram or None."""
+
+    ehs: npt.NDArray[np.float64]
+    ehs2: npt.NDArray[np.float64]
+    histogram: npt.NDArray[np.int64] | None
+
+
+class _Sums(NamedTuple):
+    """Per combo, over the completions it can see: Σ(2W+T), Σ(2W+T)², the histogram, and their number."""
+
+    first: npt.NDArray[np.int64]
+    second: npt.NDArray[np.int64]
+    histogram: npt.NDArray[np.int64] | None
+    runouts: int
+
+
+def _check_bins(bins: object) -> int | None:
+    if bins is None:
+        return None
+    if isinstance(bins, bool) or not hasattr(bins, "__index__"):
+        raise TypeError(f"bins must be None or an int, got {type(bins).__name__}")
+    n = operator.index(bins)
+    if not 1 <= n <= _SCALE:
+        raise ValueError(f"bins must be 1..{_SCALE}, got {n}")
+    return int(n)
+
+
+def _check_board(board: list[int], where: str = "board") -> None:
+    if len(board) not in (0, 3, 4, 5):
+        raise ValueError(f"{where} must hold 0, 3, 4 or 5 cards (a street), got {len(board)}")
+
+
+def strength(
+    hole: str | Sequence[int | str],
+    board: str | Sequence[int | str] = (),
+    *,
+    bins: int | None = None,
+    tables: Tables | None = None,
+) -> Strength:
+    """The exact strength of two hole cards on a board of 0, 3, 4 or 5 cards (see the module docstring).
+
+    ``hole`` and ``board`` are card ints or text (``"As Kd"``); ``bins`` a
+    positive int for the histogram. Raises ``ValueError`` for a card twice,
+    a hand without two cards or a board of 1 or 2 cards.
+
+    >>> s = strength("Ah Kh", "Qh Jh 2c 3d", bins=4)  # a flush draw and a gutshot, one card to come
+    >>> round(s.ehs, 4), s.histogram.tolist()  # the 18 rivers that miss leave ace high; 18 make the nuts
+    (0.631, [0, 18, 10, 18])
+    """
+    h, b = parse_cards(hole), parse_cards(board)
+    if len(h) != 2:
+        raise ValueError(f"hole must be 2 cards, got {len(h)}")
+    _check_board(b)
+    n_bins = _check_bins(bins)
+    shared = set(h) & set(b)
+    if shared:
+        raise ValueError(f"{format_cards(sorted(shared))} is in both the hole and the board")
+    t = get_tables(tables)
+    sums = _street(t, tuple(sorted(b)), n_bins)
+    row = int(COMBO_ROW[h[0], h[1]])
+    histogram = None if sums.histogram is None else sums.histogram[row].copy()
+    ehs, ehs2 = _means(int(sums.first[row]), int(sums.second[row]), sums.runouts)
+    return Strength(ehs, ehs2, histogram)
+
+
+def strength_batch(
+    holes: npt.ArrayLike,
+    boards: npt.ArrayLike,
+    *,
+    bins: int | None = None,
+    tables: Tables | None = None,
+    threads: int | None = None,
+) -> StrengthArrays:
+    """:func:`strength` of every row: ``holes`` ``(N, 2)`` and ``boards`` ``(N, k)`` card ints, k in 0, 3, 4, 5.
+
+    Each distinct board is swept once for all the hands on it, on
+    ``threads`` threads (default: one per CPU).
+
+    >>> s = strength_batch([[51, 50], [3, 7]], [[45, 20, 2], [45, 20, 2]])  # AsAh and 2s3s on Kd 7c 2h
+    >>> [round(float(x), 4) for x in s.ehs]
+    [0.8873, 0.5514]
+    """
+    h, b = _rows(holes, "holes", (2,)), _rows(boards, "boards", (0, 3, 4, 5))
+    if len(h) != len(b):
+        raise ValueError(f"holes and boards must have as many rows, got {len(h)} and {len(b)}")
+    n_bins = _check_bins(bins)
+    if (h[:, 0] == h[:, 1]).any():
+        raise ValueError(f"hole {int(np.argmax(h[:, 0] == h[:, 1]))} holds a card twice")
+    cards = np.concatenate([h, b], axis=1)
+    ordered = np.sort(cards, axis=1)
+    twice = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    if twice.any():
+        raise ValueError(f"row {int(np.argmax(twice))} holds a card twice (hole and board)")
+    t = get_tables(tables)
+    workers = pool.resolve_threads(threads)
+    keys, where = np.unique(np.sort(b, axis=1), axis=0, return_inverse=True)
+    where = where.reshape(-1)
+    rows = COMBO_ROW[h[:, 0], h[:, 1]]
+    ehs = np.empty(len(h))
+    ehs2 = np.empty(len(h))
+    histogram = None if n_bins is None else np.empty((len(h), n_bins), dtype=np.int64)
+
+    def fill(k: int) -> None:
+        sums = _street(t, tuple(int(c) for c in keys[k]), n_bins)
+        mine = np.flatnonzero(where == k)
+        ehs[mine], ehs2[mine] = _means(sums.first[rows[mine]], sums.second[rows[mine]], sums.runouts)
+        if histogram is not None and sums.histogram is not None:
+            histogram[mine] = sums.histogram[rows[mine]]
+
+    pool.run(min(workers, len(keys)) if len(keys) > 1 else 1, fill, range(len(keys)))
+    return StrengthArrays(ehs, ehs2, histogram)
+
+
+def _rows(a: npt.ArrayLike, what: str, widths: tuple[int, ...]) -> npt.NDArray[np.intp]:
+    arr = np.asarray(a)
+    if arr.ndim != 2 or arr.shape[1] not in widths:
+        raise ValueError(f"{what} must be an (N, k) array with k in {widths}, got shape {arr.shape}")
+    if arr.size and arr.dtype.kind not in "iu":
+        raise TypeError(f"{what} must be card ints, got dtype {arr.dtype}")
+    if arr.size and (arr.min() < 0 or arr.max() > 51):
+        raise ValueError(f"{what} must be card ints 0..51")
+    return arr.astype(np.intp)
+
+
+def _means(first: Any, second: Any, runouts: int) -> tuple[Any, Any]:
+    return first / (_SCALE * runouts), second / (_SCALE * _SCALE * runouts)
+
+
+@functools.lru_cache(maxsize=16)
+def _street(t: Tables, board: tuple[int, ...], bins: int | None) -> _Sums:
+    """Every combo's sums over the completions of ``board`` (sorted) it can see; read-only, kept for reuse."""
+    if not board:
+        sums = _preflop(t, bins)
+    else:
+        rest = [c for c in range(52) if c not in board]
+        runouts = np.array([board + draw for draw in combinations(rest, 5 - len(board))], dtype=np.uint8)
+        sums = _sweep(t, runouts, np.ones(len(runouts), dtype=np.int64), bins)
+        sums = sums._replace(runouts=comb(50 - len(board), 5 - len(board)))
+    for array in (sums.first, sums.second, sums.histogram):
+        if array is not None:
+            array.setflags(write=False)
+    return sums
+
+
+def _sweep(t: Tables, runouts: npt.NDArray[np.uint8], weights: npt.NDArray[np.int64], bins: int | None) -> _Sums:
+    """Σ weight x (2W+T), x its square, and x its bin, per combo over the five-card ``runouts`` it misses.
+
+    Many runouts are split over the package's threads (the sweeps release the GIL).
+    """
+    workers = pool.resolve_threads(None) if len(runouts) > 4 * _BLOCK else 1
+    cuts = [len(runouts) * k // workers for k in range(workers + 1)]
+    parts = pool.run(
+        workers,
+        lambda k: _sweep_part(t, runouts[cuts[k] : cuts[k + 1]], weights[cuts[k] : cuts[k + 1]], bins),
+        range(workers),
+    )
+    first, second, histogram, _ = parts[0]
+    for part in parts[1:]:
+        first += part.first
+        second += part.second
+        if histogram is not None and part.histogram is not None:
+            histogram += part.histogram
+    return _Sums(first, second, histogram, 0)
+
+
+def _sweep_part(t: Tables, runouts: npt.NDArray[np.uint8], weights: npt.NDArray[np.int64], bins: int | None) -> _Sums:
+    first = np.zeros(N_COMBOS, dtype=np.int64)
+    second = np.zeros(N_COMBOS, dtype=np.int64)
+    histogram = np.zeros((N_COMBOS, bins or 0), dtype=np.int64)
+    for lo in range(0, len(runouts), _BLOCK):
+        block, w = np.ascontiguousarray(runouts[lo : lo + _BLOCK]), np.ascontiguousarray(weights[lo : lo + _BLOCK])
+        t.walker.strength_sums(block, w, bins or 0, first, second, histogram)
+    return _Sums(first, second, None if bins is None else histogram, 0)
+
+
+def _preflop(t: Tables, bins: int | None) -> _Sums:
+    """Every combo's sums over all C(50, 5) boards, from the boards up to suit isomorphism.
+
+    Renaming the suits maps a class's combos and a board's class onto
+    themselves, so a class's sums over the weighted canonical boards are
+    its size times each of its combos' sums over every board.
+    """
+    boards, weights = canonical_boards()
+    sums = _sweep(t, boards, weights, bins)
+    out = []
+    for array in (sums.first, sums.second, sums.histogram):
+        if array is None:
+            out.append(None)
+            continue
+        per_class = np.zeros((len(CLASS_ROWS),) + array.shape[1:], dtype=np.int64)
+        np.add.at(per_class, CLASS_OF, array)
+        sizes = np.array([len(r) for r in CLASS_ROWS]).reshape((-1,) + (1,) * (array.ndim - 1))
+        if (per_class % sizes).any():
+            raise AssertionError("strength sums not shared evenly by a class's combos")
+        out.append((per_class // sizes)[CLASS_OF])
+    return _Sums(out[0], out[1], out[2], comb(50, 5))
