@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from twoplustwo.kernels.pool import MAX_THREADS
     from twoplustwo.odds.calculate import PlayerEquity, equity, equity_table
     from twoplustwo.odds.preflop import preflop_matchups, preflop_vs_random
+    from twoplustwo.odds.range_equity import equity_vs_range
     from twoplustwo.odds.strength import Strength, StrengthArrays, strength, strength_batch
     from twoplustwo.tables.default import load_tables
     from twoplustwo.tables.format import FORMAT_VERSION, TableError
@@ -103,6 +104,7 @@ __all__ = [
     "describe_low",
     "equity",
     "equity_table",
+    "equity_vs_range",
     "evaluate",
     "evaluate_batch",
     "evaluate_omaha",
@@ -142,6 +144,7 @@ _HOME = {
     "PlayerEquity": "odds.calculate",
     "equity": "odds.calculate",
     "equity_table": "odds.calculate",
+    "equity_vs_range": "odds.range_equity",
     "best_five": "hands.batch",
     "evaluate_batch": "hands.batch",
     "FORMAT_VERSION": "tables.format",

@@ -101,7 +101,7 @@ def test_batch_matches_single_calls() -> None:
         (lambda: strength("As Ah", "Kd 7c"), ValueError, "0, 3, 4 or 5 cards"),
         (lambda: strength("As Ah", "As 7c 2h"), ValueError, "As is in both"),
         (lambda: strength("As Ah", "Kd 7c 2h", bins=0), ValueError, "bins must be 1..1980"),
-        (lambda: strength("As Ah", "Kd 7c 2h", bins=2.5), TypeError, "bins must be None or an int"),
+        (lambda: strength("As Ah", "Kd 7c 2h", bins=2.5), TypeError, "bins must be None or an int"),  # type: ignore[arg-type]
         (lambda: strength_batch([[51, 50]], [[1, 2]]), ValueError, "boards must be an"),
         (lambda: strength_batch([[51, 50]], [[1, 2, 3], [4, 5, 6]]), ValueError, "as many rows"),
         (lambda: strength_batch([[51, 51]], [[1, 2, 3]]), ValueError, "hole 0 holds a card twice"),

@@ -248,7 +248,7 @@ def _preflop(t: Tables, bins: int | None) -> _Sums:
     """
     boards, weights = canonical_boards()
     sums = _sweep(t, boards, weights, bins)
-    out = []
+    out: list[npt.NDArray[np.int64] | None] = []
     for array in (sums.first, sums.second, sums.histogram):
         if array is None:
             out.append(None)
@@ -259,4 +259,6 @@ def _preflop(t: Tables, bins: int | None) -> _Sums:
         if (per_class % sizes).any():
             raise AssertionError("strength sums not shared evenly by a class's combos")
         out.append((per_class // sizes)[CLASS_OF])
-    return _Sums(out[0], out[1], out[2], comb(50, 5))
+    first, second, histogram = out
+    assert first is not None and second is not None
+    return _Sums(first, second, histogram, comb(50, 5))
