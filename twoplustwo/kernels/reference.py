@@ -460,6 +460,16 @@ class Walker:
             raise ValueError("score takes a (players, boards) uint16 array of 1 to 9 players")
         return pots.score(v.view("u2"))
 
+    def sample_games(self, hands: U8, board: U8, dead: U8, key: int, n: int, counts: I64, combos: I64, /) -> bool:
+        """Play and tally a batch of sampled hold'em games: :func:`twoplustwo.kernels.sampling.sample_games`."""
+        from twoplustwo.kernels import sampling
+
+        k, games = operator.index(key) & _MASK64, _long(n)  # the scalars before the buffers, as C reads them
+        h, b, d = _array(hands), _array(board), _array(dead)
+        tally, per_combo = _array(counts, writable=True), _array(combos, writable=True)
+        layers = self._layers(7) if self.deck == ALL_CARDS and not self.derived else None
+        return sampling.sample_games(layers, h, b, d, k, games, tally, per_combo)
+
     def histogram(self, n: int, out: npt.NDArray[np.int64], /) -> bool:
         """False: the counting by rank multisets is C's alone (out untouched); the caller counts down the DAG."""
         size = _long(n)

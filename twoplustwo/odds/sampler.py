@@ -4,6 +4,14 @@
 and tallies them (:class:`Tally`); the same batch index and size always
 play the same games. Deals are drawn by whole-deal rejection, boards one
 card at a time from random bytes, and pots split by :mod:`twoplustwo.odds.pots`.
+
+Hold'em games whose players each hold one hand or a uniformly random one
+(a range of every combo of the cards left, equal weights) are played whole
+by the walker's ``sample_games`` instead, one call a batch, without the
+GIL in C: the deal comes from counter-based random words keyed by the
+batch (:mod:`twoplustwo.kernels.sampling` says exactly how), uniform over
+the compatible deals, which is the distribution whole-deal rejection
+samples for such players.
 """
 
 from __future__ import annotations
@@ -16,9 +24,11 @@ import numpy.typing as npt
 
 from twoplustwo.hands.batch import evaluate_batch
 from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
+from twoplustwo.kernels.sampling import RANDOM
 from twoplustwo.odds.players import CheckedPlayer, any_deal
 from twoplustwo.odds.pots import HILO_UNIT, SPLIT, hilo_shares, outcomes, shares
 from twoplustwo.tables.load import Tables
+from twoplustwo.vocab.combos import COMBO_ROW, N_COMBOS
 from twoplustwo.vocab.games import HOLDEM
 
 __all__ = ["MIN_ACCEPTANCE", "OMAHA", "Sampler", "Seat", "Tally", "hand_rows"]
@@ -150,9 +160,44 @@ class Sampler:
         # Deals need checking only if two players' combos can share a card at all.
         union = [int(np.bitwise_or.reduce(p.masks)) for p in players]
         self.clashing = any(union[i] & union[j] for i in range(len(union)) for j in range(i))
+        self.whole = self._whole_games(board, dead)
         self.rate = 1.0
-        if self.clashing:
+        if self.clashing and self.whole is None:
             self.rate = self._acceptance(np.random.default_rng(pilot))
+
+    def _whole_games(self, board: list[int], dead: list[int]) -> _Whole | None:
+        """How the walker plays these games whole (``sample_games``), or None if it cannot.
+
+        It can in hold'em when every player holds either one hand (the hands
+        sharing no card) or, with equal weights, every combo of the cards
+        left (its combos that touch no hand, each once), and the walker
+        serves the game.
+        """
+        if self.game != HOLDEM:
+            return None
+        fixed = [int(c) for p in self.players if p.n == 1 for c in p.combos[0]]
+        left = sorted(set(range(52)) - set(board) - set(dead) - set(fixed))
+        if len(set(fixed)) != len(fixed):
+            return None  # the hands clash: _acceptance says so
+        hands = np.full((len(self.players), 2), RANDOM, dtype=np.uint8)
+        rows: list[npt.NDArray[np.intp] | None] = []
+        for p, player in enumerate(self.players):
+            if player.n == 1:
+                hands[p] = player.combos[0]
+                rows.append(None)
+                continue
+            if player.cdf is not None or player.combos.shape[1] != 2:
+                return None
+            row = COMBO_ROW[player.combos[:, 0], player.combos[:, 1]]
+            live = row[~np.isin(player.combos, fixed).any(axis=1)]
+            if len(live) != len(left) * (len(left) - 1) // 2 or len(np.unique(live)) != len(live):
+                return None
+            rows.append(row)
+        ranged = [p.ranged for p in self.players]
+        whole = _Whole(hands, np.array(board, dtype=np.uint8), np.array(dead, dtype=np.uint8), rows, ranged)
+        # Nothing played (n = 0): whether the walker serves the game at all.
+        served = self.tables.walker.sample_games(whole.hands, whole.board, whole.dead, 0, 0, *whole.tallies())
+        return whole if served else None
 
     def _acceptance(self, rng: np.random.Generator) -> float:
         """The share of independently drawn deals that are compatible, measured on a pilot sample.
@@ -250,10 +295,27 @@ class Sampler:
             board |= cards.take(byte)
         return board
 
+    def play(self, first: int, sizes: Sequence[int]) -> Tally:
+        """Play batches ``first, first + 1, ...`` of ``sizes`` games, their tallies summed.
+
+        The same batches give the same sum however they are grouped into calls.
+        """
+        if self.whole is not None:
+            return self._whole_batches(first, sizes, self.whole)
+        total = Tally(self.players, self.pot)
+        for index, n in enumerate(sizes, start=first):
+            total.add(self.batch(index, n))
+        return total
+
+    def _seq(self, index: int) -> np.random.SeedSequence:
+        seq = self.batches
+        return np.random.SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, index))
+
     def batch(self, index: int, n: int) -> Tally:
         """Play ``n`` games with batch ``index``'s generator."""
-        seq = self.batches
-        rng = np.random.default_rng(np.random.SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, index)))
+        if self.whole is not None:
+            return self._whole_batches(index, [n], self.whole)
+        rng = np.random.default_rng(self._seq(index))
         players = self.players
         idx = self._deals(rng, n)
         held = players[0].masks[idx[0]]
@@ -270,6 +332,28 @@ class Sampler:
         # hold'em hands reads the keyed tables, 3x the DAG walk on random hands.
         values = evaluate_batch(hand_rows(words.ravel()), check=True, game=self.game, tables=self.tables, threads=1)
         return self._score(shares(values.reshape(len(players), n)), idx)
+
+    def _whole_batches(self, first: int, sizes: Sequence[int], whole: _Whole) -> Tally:
+        """Play batches ``first, ...`` whole in the walker, each keyed by the first 64 bits of its generator.
+
+        The walker adds each batch's tallies to the same arrays, read into one :class:`Tally` at the end.
+        """
+        counts, combos = whole.tallies()
+        for index, n in enumerate(sizes, start=first):
+            key = int(self._seq(index).generate_state(1, np.uint64)[0])
+            self.tables.walker.sample_games(whole.hands, whole.board, whole.dead, key, n, counts, combos)
+        tally = Tally(self.players, self.pot)
+        tally.games = games = sum(sizes)
+        tally.wins[:] = counts[:, 0]
+        tally.ties[:] = counts[:, 1]
+        tally.units = counts[:, 2].tolist()
+        tally.squares = counts[:, 3].tolist()
+        for p, r, row in whole.breakdowns:
+            if row is None:  # a range of one combo
+                tally.combo_games[p], tally.combo_units[p] = np.array([games]), np.array([tally.units[p]])
+            else:
+                tally.combo_games[p], tally.combo_units[p] = combos[r].take(row, axis=1)
+        return tally
 
     def _omaha_shares(self, board: npt.NDArray[np.uint64], idx: list[npt.NDArray[np.intp]]) -> npt.NDArray[np.int64]:
         boards = np.ascontiguousarray(board.astype("<u8").view(np.uint8).reshape(-1, 8)[:, 2:7])
@@ -294,6 +378,34 @@ class Sampler:
                 # Float sums of integers this small (under 2**53) are exact.
                 tally.combo_units[p] = np.bincount(i, weights=row, minlength=player.n).astype(np.int64)
         return tally
+
+
+class _Whole:
+    """What the walker's ``sample_games`` needs to play one sampler's games, but the keys and counts."""
+
+    def __init__(
+        self,
+        hands: npt.NDArray[np.uint8],
+        board: npt.NDArray[np.uint8],
+        dead: npt.NDArray[np.uint8],
+        rows: list[npt.NDArray[np.intp] | None],
+        ranged: list[bool],
+    ) -> None:
+        self.hands, self.board, self.dead = hands, board, dead
+        self.randoms = sum(row is not None for row in rows)
+        # Per ranged player (p, r, row): its seat, its order among the
+        # players dealt at random and each of its combos' COMBOS row; r and
+        # row are None for a range of one combo, a fixed hand.
+        self.breakdowns: list[tuple[int, int, npt.NDArray[np.intp] | None]] = []
+        r = 0
+        for p, (row, is_range) in enumerate(zip(rows, ranged)):
+            if is_range:
+                self.breakdowns.append((p, r, row))
+            r += row is not None
+
+    def tallies(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Fresh zero tallies for the walker to add to: per player, and per random player and combo."""
+        return np.zeros((len(self.hands), 5), dtype=np.int64), np.zeros((self.randoms, 2, N_COMBOS), dtype=np.int64)
 
 
 def _random_bytes(rng: np.random.Generator, k: int) -> npt.NDArray[np.uint8]:

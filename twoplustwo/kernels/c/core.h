@@ -32,6 +32,7 @@
  *   versus.c     every combo against the others on one board, in order of
  *                value: against a random hand, wins and ties, a range
  *   omaha.c      Omaha high and eight-or-better low
+ *   sample.c     Monte Carlo hold'em games played whole, for sampled equity
  * There is no link-time optimisation: a loop and everything it calls per
  * hand stay in one unit, or come from here as static inline.
  */
@@ -53,6 +54,10 @@
  * k-way split of up to nine players is exact. The module exports it as
  * SPLIT, so that the tests hold it to twoplustwo.odds.pots.SPLIT. */
 #define SPLIT 2520
+
+/* The share of a pot each winner of a k-way split takes, in 1/SPLIT units. */
+static const uint32_t pot_share[10] = {0, SPLIT / 1, SPLIT / 2, SPLIT / 3, SPLIT / 4,
+                                       SPLIT / 5, SPLIT / 6, SPLIT / 7, SPLIT / 8, SPLIT / 9};
 
 struct dag {
     const unsigned char *layer[MAX_DEPTH]; /* layer k+1 of the DAG */
@@ -173,6 +178,9 @@ void fill_lows(void);
 PyObject *Walker_omaha(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Walker_omaha_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_omaha_low_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* sample.c */
+PyObject *Walker_sample_games(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

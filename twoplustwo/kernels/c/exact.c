@@ -21,10 +21,6 @@
 
 #include "core.h"
 
-/* The share of a pot each winner of a k-way split takes, in 1/SPLIT units. */
-static const int64_t share[10] = {0, SPLIT / 1, SPLIT / 2, SPLIT / 3, SPLIT / 4, SPLIT / 5,
-                                  SPLIT / 6, SPLIT / 7, SPLIT / 8, SPLIT / 9};
-
 /* C(n, k) for n, k <= 4: ways to take k of the n cards of a rank left in the deck. */
 static const int64_t c4[5][5] = {
     {1, 0, 0, 0, 0}, {1, 1, 0, 0, 0}, {1, 2, 1, 0, 0}, {1, 3, 3, 1, 0}, {1, 4, 6, 4, 1},
@@ -87,7 +83,7 @@ static inline void score(struct deal *d, const uint16_t *v, int64_t ways) {
     for (int p = 0; p < d->players; p++)
         if (v[p] == best) {
             c[3 * p + (top > 1)] += ways;
-            c[3 * p + 2] += ways * share[top];
+            c[3 * p + 2] += ways * pot_share[top];
         }
 }
 

@@ -3,10 +3,6 @@
 
 #include "core.h"
 
-/* The share of a pot each winner of a k-way split takes, in 1/SPLIT units. */
-static const uint32_t share[10] = {0, SPLIT / 1, SPLIT / 2, SPLIT / 3, SPLIT / 4, SPLIT / 5,
-                                   SPLIT / 6, SPLIT / 7, SPLIT / 8, SPLIT / 9};
-
 /* score(values) -> list of (wins, ties, units): for a C-contiguous uint16
  * array (players, boards) of each player's value on each board, the boards
  * each player wins alone, the boards they share, and their pot shares in
@@ -64,7 +60,7 @@ PyObject *Walker_score(Walker *self, PyObject *arg) {
                 count[j] += row[j] == best[j];
         }
         for (int j = 0; j < m; j++)
-            pays[j] = share[count[j]];
+            pays[j] = pot_share[count[j]];
         for (int i = 0; i < p; i++) {
             row = v + i * boards + b0;
             uint32_t w = 0, t = 0, u = 0; /* at most 2048 boards x SPLIT: no overflow */
@@ -185,7 +181,7 @@ PyObject *Walker_score_tuples(Walker *self, PyObject *const *args, Py_ssize_t na
                 for (int q = 0; q < players; q++)
                     if (row[q][j] == best) {
                         c[3 * q + (top > 1)] += 1;
-                        c[3 * q + 2] += share[top];
+                        c[3 * q + 2] += pot_share[top];
                     }
                 live++;
             }

@@ -368,6 +368,9 @@ static PyMethodDef Walker_methods[] = {
      "histogram(n, out) -> bool: add every n-card hand's count per value into out, or False"},
     {"keyed_tables", (PyCFunction)Walker_keyed_tables, METH_NOARGS,
      "keyed_tables() -> bool: whether checked batches of whole hands use the keyed tables (built now if need be)"},
+    {"sample_games", (PyCFunction)(void (*)(void))Walker_sample_games, METH_FASTCALL,
+     "sample_games(hands, board, dead, key, n, counts, combos) -> bool: play and tally a batch of sampled "
+     "hold'em games"},
     {"walk_rows", (PyCFunction)(void (*)(void))Walker_walk_rows, METH_FASTCALL,
      "walk_rows(hands, out, check[, depth, start, held]) -> int: walk uint8 rows into out; first bad row or -1"},
     {NULL, NULL, 0, NULL},
