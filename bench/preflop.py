@@ -50,7 +50,9 @@ def run() -> dict[str, Any]:
 
     say(f"preflop: heads-up grid {len(GRID_A)} x {len(GRID_B)}, threads={threads}")
     grid_s, grid = best_of(preflop_matchups, GRID_A, GRID_B, threads=None, quiet=True, repeats=REPEATS)
-    say(f"preflop: vs random {vs_random_s:.1f} s, grid {grid_s:.2f} s")
+    say(f"preflop: the whole 169 x 169 grid, threads={threads}")
+    full_s, full = best_of(preflop_matchups, threads=None, quiet=True, repeats=REPEATS)
+    say(f"preflop: vs random {vs_random_s:.1f} s, grid {grid_s:.2f} s, whole grid {full_s:.1f} s")
     return {
         "threads": threads,
         "canonical_boards": len(boards),
@@ -65,6 +67,9 @@ def run() -> dict[str, Any]:
         "grid_s": grid_s,
         "grid_cells": len(grid),
         "grid_checksum": digest([[r.games, r.wins, r.ties] for r in grid.values()]),
+        "full_grid_s": full_s,
+        "full_grid_cells": len(full),
+        "full_grid_checksum": digest([[r.games, r.wins, r.ties] for r in full.values()]),
     }
 
 

@@ -172,6 +172,14 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
         add(f"exact preflop table: all 169 classes against a random hand, {pf['threads']} threads",
             f"{pf['vs_random_s']:.1f} s{agree}", "about 52 min (PokerStove's 114 M games/s)",
             versus(pf["vs_random_s"], pf["vs_random_games"] / 114e6, "time"))
+        if "full_grid_s" in pf:
+            add(f"exact heads-up grid, all 169 x 169 classes, {pf['threads']} threads", f"{pf['full_grid_s']:.1f} s")
+    if ai := res.get("poker_ai"):
+        add("**tables for poker AI**", "")
+        for row in ai["rows"]:
+            agree = "" if row.get("agrees", True) else " (**differs from preflop_vs_random**)"
+            shown = f"{row['seconds'] * 1e3:.2f} ms" if row["seconds"] < 1 else f"{row['seconds']:.2f} s"
+            add(row["figure"], shown + agree)
     if hr := res.get("handranks"):
         add("**classic `HandRanks.dat`** (`twoplustwo export-handranks`, read by a C walk)", "")
         add("export: time, file bytes", f"{hr['export_s']:.2f} s, {hr['file_bytes']:,} bytes",

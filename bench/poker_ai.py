@@ -1,0 +1,62 @@
+"""The tables for poker AI: hand strength and every combo's equity against a range, per street, with checksums.
+
+Each figure is the fastest of :data:`~bench.REPEATS` warm calls, except the strength before the flop, whose
+first call sweeps the 134,459 canonical boards (later calls read what it kept): that one is a first call on a
+freshly loaded table set, and its ehs is checked against ``preflop_vs_random``.
+
+``python -m bench.poker_ai`` runs this section alone and prints its figures.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+import twoplustwo
+from twoplustwo.tables.load import open_tables
+
+from . import best_of, say
+
+BOARDS = {"flop": "Qh 7c 2d", "turn": "Qh 7c 2d 5s", "river": "Qh 7c 2d 5s 9h"}
+VILLAIN = "QQ+,AKs,[50]JTs[/50],[25]A5s-A2s[/25]"
+HOLE = "As Ah"
+
+
+def run() -> dict[str, Any]:
+    rows = []
+    for street, board in BOARDS.items():
+        say(f"poker AI: equity_vs_range on the {street}")
+        # Microseconds on the river: many calls, so that a slow one in a few does not count.
+        seconds, eq = best_of(twoplustwo.equity_vs_range, board, VILLAIN, repeats=5 if street == "flop" else 100)
+        rows.append({"figure": f"equity_vs_range, {street}", "seconds": seconds,
+                     "checksum": round(float(np.nansum(eq)), 9)})
+        say(f"poker AI: strength of every hand on the {street} (strength_batch of all of them)")
+        holes = np.array([c for c in twoplustwo.COMBOS.tolist() if not set(c) & set(twoplustwo.parse_cards(board))])
+        boards = np.tile(np.array(twoplustwo.parse_cards(board)), (len(holes), 1))
+
+        # A freshly opened set: strength keeps each board's sweep per set, and a first call is what is timed.
+        fresh = open_tables(twoplustwo.load_tables().path)
+        first_s, s = best_of(twoplustwo.strength_batch, holes, boards, bins=50, tables=fresh, repeats=1)
+        rows.append({"figure": f"strength_batch of all {len(holes):,} hands, {street}, first call",
+                     "seconds": first_s, "checksum": round(float(s.ehs.sum()), 9)})
+    say("poker AI: strength before the flop, a first call")
+    t = open_tables(twoplustwo.load_tables().path)
+    start = time.perf_counter()
+    pre = twoplustwo.strength(HOLE, bins=50, tables=t)
+    pre_s = time.perf_counter() - start
+    aa = twoplustwo.preflop_vs_random(["AA"], quiet=True)["AA"].equity
+    rows.append({"figure": "strength before the flop, every hand (a first call)", "seconds": pre_s,
+                 "checksum": round(pre.ehs, 12), "agrees": pre.ehs == aa})
+    return {
+        "about": f"villain {VILLAIN!r}; boards {BOARDS}; best of warm calls but where it says first call",
+        "rows": rows,
+    }
+
+
+if __name__ == "__main__":
+    json.dump(run(), sys.stdout, indent=1)
+    print()
