@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from twoplustwo.hands.batch import best_five, evaluate_batch
     from twoplustwo.hands.handranks import export_handranks, handranks_value, value_from_handranks
     from twoplustwo.hands.histograms import histogram
+    from twoplustwo.hands.indexer import HandIndexer
     from twoplustwo.hands.iterate import count_hands, iter_hands
     from twoplustwo.hands.omaha import (
         N_LOWS,
@@ -85,6 +86,7 @@ __all__ = [
     "SUITS",
     "Category",
     "HandDescription",
+    "HandIndexer",
     "PlayerEquity",
     "Prefix",
     "Range",
@@ -154,6 +156,7 @@ _HOME = {
     "handranks_value": "hands.handranks",
     "value_from_handranks": "hands.handranks",
     "histogram": "hands.histograms",
+    "HandIndexer": "hands.indexer",
     "count_hands": "hands.iterate",
     "iter_hands": "hands.iterate",
     "N_LOWS": "hands.omaha",

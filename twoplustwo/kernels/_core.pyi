@@ -81,3 +81,21 @@ def set_default(walker: Walker | None, /) -> None: ...
 def set_fallback(fn: Callable[..., int], /) -> None: ...
 def set_game(name: str, walker: Walker, /) -> None: ...
 def omaha_low_rows(holes: _U8, boards: _U8, out: _U8, /) -> int: ...
+# A round's plan: twoplustwo.kernels.indexing.plan (counts, codes, offsets, slots).
+def index_rows(
+    hands: _U8,
+    counts: _U8,
+    codes: npt.NDArray[np.uint32],
+    offsets: npt.NDArray[np.uint64],
+    slots: npt.NDArray[np.uint32],
+    out: npt.NDArray[np.uint64],
+    /,
+) -> int: ...
+def unindex_rows(
+    indices: npt.NDArray[np.uint64],
+    counts: _U8,
+    codes: npt.NDArray[np.uint32],
+    offsets: npt.NDArray[np.uint64],
+    out: _U8,
+    /,
+) -> int: ...

@@ -92,3 +92,23 @@ class Backend(Protocol):
     @property
     def Walker(self) -> WalkerClass: ...  # noqa: N802 - the module's class
     def omaha_low_rows(self, holes: U8, boards: U8, out: U8, /) -> int: ...
+    # Suit-isomorphic hand indices under a round's plan (twoplustwo.kernels.indexing), and back.
+    def index_rows(
+        self,
+        hands: U8,
+        counts: U8,
+        codes: npt.NDArray[np.uint32],
+        offsets: npt.NDArray[np.uint64],
+        slots: npt.NDArray[np.uint32],
+        out: npt.NDArray[np.uint64],
+        /,
+    ) -> int: ...
+    def unindex_rows(
+        self,
+        indices: npt.NDArray[np.uint64],
+        counts: U8,
+        codes: npt.NDArray[np.uint32],
+        offsets: npt.NDArray[np.uint64],
+        out: U8,
+        /,
+    ) -> int: ...

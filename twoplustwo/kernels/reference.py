@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from twoplustwo.kernels.draws import Ordered
     from twoplustwo.kernels.interface import F64, I64, U8, U16, Layers
 
-__all__ = ["ALL_CARDS", "DAGS", "Walker", "omaha_low_rows"]
+__all__ = ["ALL_CARDS", "DAGS", "Walker", "index_rows", "omaha_low_rows", "unindex_rows"]
 
 #: Every card of the 52: hold'em's deck, as a mask.
 ALL_CARDS = (1 << 52) - 1
@@ -556,6 +556,37 @@ class Walker:
 def omaha_low_rows(holes: U8, boards: U8, out: U8, /) -> int:
     """Omaha eight-or-better low values (uint8, 0 for no low) of uint8 rows; the first bad row, or -1."""
     return _omaha_rows(None, holes, boards, out, "omaha_low_rows", 1)
+
+
+def index_rows(
+    hands: U8,
+    counts: U8,
+    codes: npt.NDArray[np.uint32],
+    offsets: npt.NDArray[np.uint64],
+    slots: npt.NDArray[np.uint32],
+    out: npt.NDArray[np.uint64],
+    /,
+) -> int:
+    """Suit-isomorphic indices (uint64) of uint8 rows under a round's plan; the first bad row, or -1."""
+    from twoplustwo.kernels import indexing
+
+    h, n, c, f, s = (_array(a) for a in (hands, counts, codes, offsets, slots))
+    return indexing.index_rows(h, n, c, f, s, _array(out, writable=True))
+
+
+def unindex_rows(
+    indices: npt.NDArray[np.uint64],
+    counts: U8,
+    codes: npt.NDArray[np.uint32],
+    offsets: npt.NDArray[np.uint64],
+    out: U8,
+    /,
+) -> int:
+    """The canonical hand (uint8 rows) of each uint64 index under a round's plan; the first bad index, or -1."""
+    from twoplustwo.kernels import indexing
+
+    x, n, c, f = (_array(a) for a in (indices, counts, codes, offsets))
+    return indexing.unindex_rows(x, n, c, f, _array(out, writable=True))
 
 
 def _omaha_rows(

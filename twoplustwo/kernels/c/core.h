@@ -33,6 +33,7 @@
  *                value: against a random hand, wins and ties, a range
  *   omaha.c      Omaha high and eight-or-better low
  *   sample.c     Monte Carlo hold'em games played whole, for sampled equity
+ *   indexer.c    hands up to suit isomorphism to dense indices and back
  * There is no link-time optimisation: a loop and everything it calls per
  * hand stay in one unit, or come from here as static inline.
  */
@@ -182,9 +183,49 @@ PyObject *core_omaha_low_rows(PyObject *module, PyObject *const *args, Py_ssize_
 /* sample.c */
 PyObject *Walker_sample_games(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 
+/* indexer.c */
+PyObject *core_index_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_unindex_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif
+
+/* Bit counts: the compiler's builtins where there are some, plain loops elsewhere. */
+static inline int bit_count(uint32_t x) {
+#if defined(__GNUC__)
+    return __builtin_popcount(x);
+#else
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+#endif
+}
+
+/* The lowest set bit of x != 0. */
+static inline int lowest_bit(uint32_t x) {
+#if defined(__GNUC__)
+    return __builtin_ctz(x);
+#else
+    int n = 0;
+    for (; !(x & 1); x >>= 1)
+        n++;
+    return n;
+#endif
+}
+
+/* The highest set bit of x != 0. */
+static inline int highest_bit64(uint64_t x) {
+#if defined(__GNUC__)
+    return 63 ^ __builtin_clzll(x);
+#else
+    int n = 0;
+    for (; x >>= 1;)
+        n++;
+    return n;
+#endif
+}
 
 static inline uint32_t get(const unsigned char *p, int width, size_t i) {
     /* The format is little-endian whatever the host (spec/README.md, section 3). */

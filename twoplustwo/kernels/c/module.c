@@ -21,6 +21,12 @@ static PyMethodDef core_functions[] = {
      "set_game(name, walker): the default set's walker for evaluate(cards, game=name)"},
     {"omaha_low_rows", (PyCFunction)(void (*)(void))core_omaha_low_rows, METH_FASTCALL,
      "omaha_low_rows(holes, boards, out) -> int: Omaha low values of uint8 rows; the first bad row or -1"},
+    {"index_rows", (PyCFunction)(void (*)(void))core_index_rows, METH_FASTCALL,
+     "index_rows(hands, counts, codes, offsets, slots, out) -> int: suit-isomorphic indices of uint8 rows; the first "
+     "bad row or -1"},
+    {"unindex_rows", (PyCFunction)(void (*)(void))core_unindex_rows, METH_FASTCALL,
+     "unindex_rows(indices, counts, codes, offsets, out) -> int: the canonical hand of each index; the first bad "
+     "index or -1"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,0 +1,262 @@
+"""Hands up to suit isomorphism: :class:`HandIndexer` numbers their classes densely, round by round, and back.
+
+Cards come in rounds, ``(2, 3, 1, 1)`` for hold'em with perfect recall
+(hole cards, flop, turn, river) or ``(2, 5)`` for hole cards and a whole
+board. Within a round the order of the cards does not matter; across rounds
+it does. Two hands share an index exactly when a renaming of the suits maps
+each round of one onto the same round of the other, and the indices of the
+hands of rounds ``0..i`` are ``0 .. size(i) - 1`` (Kevin Waugh's hand
+isomorphism, 2013; the layout is in :mod:`twoplustwo.kernels.indexing`).
+
+>>> from twoplustwo import format_cards
+>>> preflop = HandIndexer((2,))
+>>> preflop.size(), preflop.index("As Ks"), preflop.index("Kh Ah")  # suited ace-king: one class
+(169, 168, 168)
+>>> format_cards(preflop.unindex(168)), format_cards(preflop.unindex(0))
+('As Ks', '2s 2h')
+>>> flop = HandIndexer((2, 3))
+>>> flop.size(0), flop.size()
+(169, 1286792)
+>>> flop.index("AsKs 2c3d4h") == flop.index("AhKh 2s3d4c"), flop.index("AsKs 2c3d4h") == flop.index("AsKs 2s3d4h")
+(True, False)
+>>> flop.index("As Ks")  # two cards complete round 0
+168
+>>> flop.index(np.array([[51, 47, 0, 5, 10], [50, 46, 3, 5, 8]], dtype=np.uint8)).tolist()
+[971300, 971300]
+>>> format_cards(flop.unindex(971300))  # canonical: suits renamed spades first, each round high to low
+'As Ks 4c 3d 2h'
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from itertools import accumulate
+from typing import Any, cast, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from twoplustwo.kernels.choice import chosen
+from twoplustwo.kernels.indexing import MAX_CARDS, MAX_ROUNDS, Plan, plan
+from twoplustwo.vocab.cards import CardLike, parse_cards
+
+__all__ = ["HandIndexer"]
+
+
+class HandIndexer:
+    """Numbers the hands dealt in ``rounds`` (cards per round) up to a renaming of the suits.
+
+    ``rounds`` is a tuple of positive ints (at most 8 of them) dealing at
+    most 7 cards in all. Indexers of the same rounds share their tables
+    (made once per process, on first use) and compare equal. The C backend
+    does the work when it is built and chosen (:func:`twoplustwo.backend`),
+    the numpy path otherwise, with the same answers and errors.
+
+    >>> HandIndexer((2, 4))
+    HandIndexer((2, 4))  # sizes 169, 13960050
+    >>> HandIndexer((2, 6))
+    Traceback (most recent call last):
+    ...
+    ValueError: rounds (2, 6) deal 8 cards; a hand holds at most 7
+    """
+
+    def __init__(self, rounds: Sequence[int]) -> None:
+        self._rounds = _check_rounds(rounds)
+        #: Cards dealt by the end of each round.
+        self._dealt = tuple(accumulate(self._rounds))
+
+    @property
+    def rounds(self) -> tuple[int, ...]:
+        """The cards dealt in each round."""
+        return self._rounds
+
+    def __repr__(self) -> str:
+        sizes = ", ".join(str(self.size(i)) for i in range(len(self._rounds)))
+        return f"HandIndexer({self._rounds!r})  # sizes {sizes}"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HandIndexer) and other._rounds == self._rounds
+
+    def __hash__(self) -> int:
+        return hash((HandIndexer, self._rounds))
+
+    def size(self, round: int | None = None) -> int:
+        """The number of indices of the hands of rounds ``0..round`` (default: every round).
+
+        >>> [HandIndexer((2, 3, 1, 1)).size(i) for i in range(4)]
+        [169, 1286792, 55190538, 2428287420]
+        >>> HandIndexer((2, 5)).size()
+        123156254
+        """
+        return self._plan(self._round(round)).size
+
+    # One hand gives an int, rows of hands an array; an array whose shape the
+    # type checker does not know may be either.
+    @overload
+    def index(self, cards: str | Sequence[CardLike]) -> int: ...
+    @overload
+    def index(self, cards: Sequence[Sequence[int]]) -> npt.NDArray[np.uint64]: ...
+    @overload
+    def index(self, cards: np.ndarray[tuple[int, int], np.dtype[np.integer[Any]]]) -> npt.NDArray[np.uint64]: ...
+    @overload
+    def index(self, cards: np.ndarray[tuple[int], np.dtype[np.integer[Any]]]) -> int: ...
+    @overload
+    def index(self, cards: npt.NDArray[np.integer[Any]]) -> int | npt.NDArray[np.uint64]: ...
+    def index(
+        self, cards: str | Sequence[CardLike] | Sequence[Sequence[int]] | npt.NDArray[np.integer[Any]]
+    ) -> int | npt.NDArray[np.uint64]:
+        """The index of one hand (an int), or of each row of an ``(N, k)`` integer array (uint64).
+
+        A hand is card text (``"AsKd 2c3h4s"``), a sequence of card ints
+        ``0..51`` or card strings, or a 1-D integer array; its cards are
+        those of rounds ``0..i`` in order, and the index is round ``i``'s:
+        ``k`` cards must complete a round. Bad input raises ``ValueError``
+        naming the card (and row), or ``TypeError`` for a wrong type.
+
+        >>> HandIndexer((2, 3)).index([[51, 47, 0, 5], [1, 2, 3, 4]])
+        Traceback (most recent call last):
+        ...
+        ValueError: rows of 4 cards complete no round of (2, 3): a hand holds 2 or 5 cards
+        >>> HandIndexer((2,)).index([[51, 47], [12, 12]])
+        Traceback (most recent call last):
+        ...
+        ValueError: row 1: card 1 (12): duplicate of card 0
+        """
+        if not isinstance(cards, (str, Sequence, np.ndarray)):
+            raise TypeError(f"cards must be card text, a sequence of cards or an array, got {type(cards).__name__}")
+        if isinstance(cards, np.ndarray):
+            if cards.ndim == 2:
+                return self._index_rows(cards)
+            if cards.ndim != 1:
+                raise ValueError(f"cards must be one hand or an (N, k) array of hands, got a {cards.ndim}-D array")
+        elif not isinstance(cards, str) and _is_rows(cards):
+            try:
+                rows = np.asarray(cards)
+            except ValueError:
+                raise ValueError("rows of hands must all hold the same number of cards") from None
+            return self._index_rows(rows)
+        hand = parse_cards(cast("str | Sequence[CardLike] | npt.NDArray[np.integer[Any]]", cards))  # one hand
+        out = self._run_index(np.array([hand], dtype=np.uint8), self._round_of(len(hand), "a hand of"))
+        return int(out[0])
+
+    def _index_rows(self, rows: npt.NDArray[Any]) -> npt.NDArray[np.uint64]:
+        if rows.dtype == np.bool_ or rows.dtype.kind not in "iu":
+            raise TypeError(f"hands must be an integer array, got dtype {rows.dtype}")
+        if rows.ndim != 2:
+            raise ValueError(f"hands must be an (N, k) array, got {rows.ndim}-D")
+        i = self._round_of(rows.shape[1], "rows of")
+        # Other dtypes first, or 256 + c would pass as card c; the kernels check uint8 cards themselves.
+        bad = None if rows.dtype == np.uint8 else (rows < 0) | (rows > 51)
+        if bad is not None and bad.any():
+            r, c = (int(x) for x in np.argwhere(bad)[0])
+            raise ValueError(f"row {r}: card {c} ({int(rows[r, c])}): out of range 0..51")
+        return self._run_index(np.ascontiguousarray(rows, dtype=np.uint8), i)
+
+    def _run_index(self, hands: npt.NDArray[np.uint8], i: int) -> npt.NDArray[np.uint64]:
+        out = np.empty(len(hands), dtype=np.uint64)
+        bad = chosen().index_rows(hands, *self._plan(i), out)
+        if bad >= 0:
+            try:
+                parse_cards(hands[bad])
+            except ValueError as e:
+                raise ValueError(f"row {bad}: {e}") from None
+            # Another thread changed the row since it was read.
+            raise ValueError(f"row {bad}: a card over 51 or a card twice")
+        return out
+
+    @overload
+    def unindex(self, indices: int | np.integer[Any], round: int | None = None) -> npt.NDArray[np.uint8]: ...
+    @overload
+    def unindex(
+        self, indices: Sequence[int] | npt.NDArray[np.integer[Any]], round: int | None = None
+    ) -> npt.NDArray[np.uint8]: ...
+    def unindex(
+        self,
+        indices: int | np.integer[Any] | Sequence[int] | npt.NDArray[np.integer[Any]],
+        round: int | None = None,
+    ) -> npt.NDArray[np.uint8]:
+        """The canonical hand of an index of round ``round`` (default: the last), or of each of an array of them.
+
+        A uint8 array of the hand's cards, ``(k,)`` for an int and ``(N, k)``
+        for a 1-D array: the suits renamed spades first, each round's cards
+        in decreasing order, so that ``index(unindex(i)) == i``. An index out
+        of range raises ``ValueError``.
+
+        >>> HandIndexer((2, 3)).unindex([0, 168], round=0).tolist()
+        [[3, 2], [51, 47]]
+        >>> HandIndexer((2,)).unindex(169)
+        Traceback (most recent call last):
+        ...
+        ValueError: index 169 out of range 0..168 of round 0 of (2,)
+        """
+        i = self._round(round)
+        p = self._plan(i)
+        one = isinstance(indices, (int, np.integer)) and not isinstance(indices, (bool, np.bool_))
+        if one:
+            x = operator.index(indices)  # type: ignore[arg-type]  # an int or numpy integer, just checked
+            if not 0 <= x < p.size:
+                raise ValueError(f"index {x} out of range 0..{p.size - 1} of round {i} of {self._rounds}")
+            a: npt.NDArray[Any] = np.array([x], dtype=np.uint64)
+        else:
+            a = np.array(indices)  # a private copy: checked and read the same
+            if a.dtype == np.bool_ or a.dtype.kind not in "iu":
+                raise TypeError(f"indices must be ints or an integer array, got dtype {a.dtype}")
+            if a.ndim != 1:
+                raise ValueError(f"indices must be one int or a 1-D array, got a {a.ndim}-D array")
+            bad = (a < 0) | (a >= p.size)
+            if bad.any():
+                r = int(np.argmax(bad))
+                raise ValueError(
+                    f"row {r}: index {int(a[r])} out of range 0..{p.size - 1} of round {i} of {self._rounds}"
+                )
+            a = a.astype(np.uint64)
+        out = np.empty((len(a), self._dealt[i]), dtype=np.uint8)
+        bad_row = chosen().unindex_rows(a, p.counts, p.codes, p.offsets, out)
+        if bad_row >= 0:
+            raise AssertionError(f"row {bad_row}: an index in range was refused")
+        return out[0] if one else out
+
+    def _round(self, round: int | None) -> int:
+        """``round`` checked (0-based), or the last round for None."""
+        if round is None:
+            return len(self._rounds) - 1
+        if isinstance(round, bool) or not isinstance(round, (int, np.integer)):
+            raise TypeError(f"round must be an int, got {type(round).__name__}")
+        if not 0 <= round < len(self._rounds):
+            raise ValueError(f"round must be 0..{len(self._rounds) - 1} for rounds {self._rounds}, got {round}")
+        return int(round)
+
+    def _round_of(self, k: int, what: str) -> int:
+        """The round that ``k`` cards complete."""
+        if k not in self._dealt:
+            counts = " or ".join(str(n) for n in self._dealt)
+            raise ValueError(f"{what} {k} cards complete no round of {self._rounds}: a hand holds {counts} cards")
+        return self._dealt.index(k)
+
+    def _plan(self, i: int) -> Plan:
+        return plan(self._rounds[: i + 1])
+
+
+def _check_rounds(rounds: object) -> tuple[int, ...]:
+    if not isinstance(rounds, (tuple, list)):
+        raise TypeError(f"rounds must be a tuple of cards per round, such as (2, 3), got {type(rounds).__name__}")
+    for n in rounds:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"rounds must hold ints, got {type(n).__name__}")
+    counts = tuple(int(n) for n in rounds)
+    if not 1 <= len(counts) <= MAX_ROUNDS:
+        raise ValueError(f"rounds must have 1 to {MAX_ROUNDS} rounds, got {len(counts)}")
+    if min(counts) < 1:
+        raise ValueError(f"each round deals at least one card, got {counts}")
+    if sum(counts) > MAX_CARDS:
+        raise ValueError(f"rounds {counts} deal {sum(counts)} cards; a hand holds at most {MAX_CARDS}")
+    return counts
+
+
+def _is_rows(cards: object) -> bool:
+    """Whether ``cards`` is a sequence of hands (rows) rather than one hand."""
+    if not isinstance(cards, Sequence) or not cards:
+        return False
+    first = cards[0]
+    return isinstance(first, np.ndarray) or (isinstance(first, Sequence) and not isinstance(first, str))
