@@ -177,7 +177,7 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
     if ai := res.get("poker_ai"):
         add("**tables for poker AI**", "")
         for row in ai["rows"]:
-            agree = "" if row.get("agrees", True) else " (**differs from preflop_vs_random**)"
+            agree = "" if row.get("agrees", True) else " (**check failed**)"
             shown = f"{row['seconds'] * 1e3:.2f} ms" if row["seconds"] < 1 else f"{row['seconds']:.2f} s"
             add(row["figure"], shown + agree)
     if hr := res.get("handranks"):

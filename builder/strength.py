@@ -1,0 +1,168 @@
+"""The strength tables: every canonical hand's exact strength against a random opponent, street by street.
+
+Each table is indexed by a :class:`twoplustwo.HandIndexer` (hole cards, then
+the board as one round) and built one board class at a time: the boards of
+a street up to a renaming of the suits are the indexer's canonical boards,
+and on each every live combo is swept at once by the runtime's walker
+(``board_wins`` on the river, ``strength_sums`` over the completions
+before it). Every hand of a class has the board of one of those boards'
+classes, so writing each (combo, canonical board) at its index covers every
+index, and the build checks that it did.
+
+=========  ==============  ===========================================================
+street     indexer         per index
+=========  ==============  ===========================================================
+river      ``(2, 5)``      W and T: the opponent combos (of 990) beaten and tied
+turn       ``(2, 4)``      Σ(2W + T) and Σ(2W + T)² over the 46 rivers
+flop       ``(2, 3)``      the same over the 1,081 turn-river pairs, and a 50-bin histogram
+preflop    ``(2,)``        the same over all 2,118,760 boards, and the histogram
+=========  ==============  ===========================================================
+
+The sums are exact integers: ``ehs = Σ(2W + T) / (1980 * runouts)`` and
+``ehs2 = Σ(2W + T)² / (1980² * runouts)`` are what ``twoplustwo.strength``
+computes directly, and the histogram bin of a runout is
+``min(bins - 1, (2W + T) * bins // 1980)``.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from tqdm import tqdm
+
+from twoplustwo import COMBOS, HandIndexer, Tables
+from twoplustwo.hands.isomorphism import canonical_boards
+
+__all__ = ["BINS", "STREETS", "build_preflop", "build_river", "build_street", "canonical_boards_of"]
+
+#: The histogram's bins in the flop and preflop tables.
+BINS = 50
+#: Board cards of each street.
+STREETS = {"flop": 3, "turn": 4, "river": 5}
+# Canonical boards swept per call of the walker: a few megabytes of results.
+_BLOCK = 256
+
+_BIT = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
+_COMBO_BITS = _BIT[COMBOS[:, 0]] | _BIT[COMBOS[:, 1]]
+
+
+def canonical_boards_of(cards: int) -> npt.NDArray[np.uint8]:
+    """One board of each class of ``cards``-card boards up to a renaming of the suits (1,755 flops, ...)."""
+    indexer = HandIndexer((cards,))
+    return indexer.unindex(np.arange(indexer.size(), dtype=np.uint64))
+
+
+def _live(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """(B, 1326): which combos miss each board."""
+    held = np.bitwise_or.reduce(_BIT[boards], axis=1)
+    live: npt.NDArray[np.bool_] = (held[:, None] & _COMBO_BITS) == 0
+    return live
+
+
+def _hands(boards: npt.NDArray[np.uint8], live: npt.NDArray[np.bool_]) -> tuple[Any, npt.NDArray[np.uint8]]:
+    """The (board, combo) pairs that are live, and their hands: the combo's cards, then the board's."""
+    b, h = np.nonzero(live)
+    return (b, h), np.concatenate([COMBOS[h], boards[b]], axis=1)
+
+
+def build_river(
+    tables: Tables, boards: npt.NDArray[np.uint8] | None = None, *, quiet: bool = True
+) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16], npt.NDArray[np.bool_]]:
+    """W and T of every ``(2, 5)`` index, from the canonical river boards (or just ``boards``).
+
+    Returns ``(wins, ties, written)``: ``written`` says which indices the
+    boards reached (all of them for the canonical boards).
+    """
+    indexer = HandIndexer((2, 5))
+    if boards is None:
+        boards = canonical_boards_of(5)
+    size = indexer.size()
+    wins = np.zeros(size, dtype=np.uint16)
+    ties = np.zeros(size, dtype=np.uint16)
+    written = np.zeros(size, dtype=bool)
+    out = np.empty((_BLOCK, len(COMBOS), 2), dtype=np.uint16)
+    with tqdm(total=len(boards), unit="boards", desc="river", disable=quiet, leave=False) as bar:
+        for lo in range(0, len(boards), _BLOCK):
+            block = np.ascontiguousarray(boards[lo : lo + _BLOCK], dtype=np.uint8)
+            tables.walker.board_wins(block, out[: len(block)])
+            (b, h), hands = _hands(block, _live(block))
+            at = indexer.index(hands)
+            wins[at] = out[b, h, 0]
+            ties[at] = out[b, h, 1]
+            written[at] = True
+            bar.update(len(block))
+    return wins, ties, written
+
+
+def build_street(
+    tables: Tables, street: str, boards: npt.NDArray[np.uint8] | None = None, *, quiet: bool = True
+) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint16] | None, npt.NDArray[np.bool_]]:
+    """Σ(2W+T), Σ(2W+T)² (and on the flop the histogram) of every index of the ``street``'s indexer.
+
+    ``street`` is ``"flop"`` or ``"turn"``; ``boards`` its canonical boards
+    by default. Returns ``(first, second, histogram, written)``; the
+    histogram is ``(size, BINS)`` on the flop, None on the turn.
+    """
+    k = STREETS[street]
+    if k not in (3, 4):
+        raise ValueError(f"build_street makes the flop and turn tables, not the {street}'s")
+    indexer = HandIndexer((2, k))
+    if boards is None:
+        boards = canonical_boards_of(k)
+    size = indexer.size()
+    bins = BINS if street == "flop" else 0
+    first = np.zeros(size, dtype=np.uint32)
+    second = np.zeros(size, dtype=np.uint32)
+    histogram = np.zeros((size, bins), dtype=np.uint16) if bins else None
+    written = np.zeros(size, dtype=bool)
+    sums = np.zeros(len(COMBOS), dtype=np.int64), np.zeros(len(COMBOS), dtype=np.int64)
+    bars = np.zeros((len(COMBOS), bins), dtype=np.int64)
+    with tqdm(total=len(boards), unit="boards", desc=street, disable=quiet, leave=False) as bar:
+        for board in boards.tolist():
+            rest = [c for c in range(52) if c not in board]
+            runouts = np.array([board + list(d) for d in combinations(rest, 5 - k)], dtype=np.uint8)
+            for s in sums:
+                s[:] = 0
+            bars[:] = 0
+            tables.walker.strength_sums(runouts, np.ones(len(runouts), dtype=np.int64), bins, *sums, bars)
+            (_, h), hands = _hands(np.array([board], dtype=np.uint8), _live(np.array([board], dtype=np.uint8)))
+            at = indexer.index(hands)
+            first[at] = sums[0][h]
+            second[at] = sums[1][h]
+            if histogram is not None:
+                histogram[at] = bars[h]
+            written[at] = True
+            bar.update(1)
+    return first, second, histogram, written
+
+
+def build_preflop(tables: Tables) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64], npt.NDArray[np.uint32]]:
+    """Σ(2W+T), Σ(2W+T)² and the histogram of each ``(2,)`` index over all C(50, 5) boards.
+
+    From the 134,459 canonical boards, each weighted by the boards it stands
+    for: a class's sums over them are its size times each combo's sums over
+    every board.
+    """
+    boards, weights = canonical_boards()
+    first, second = np.zeros(len(COMBOS), dtype=np.int64), np.zeros(len(COMBOS), dtype=np.int64)
+    bars = np.zeros((len(COMBOS), BINS), dtype=np.int64)
+    tables.walker.strength_sums(boards, weights, BINS, first, second, bars)
+    indexer = HandIndexer((2,))
+    at = indexer.index(np.ascontiguousarray(COMBOS))
+    sizes = np.bincount(at, minlength=indexer.size())
+    out = []
+    for a in (first, second, bars):
+        per = np.zeros((indexer.size(),) + a.shape[1:], dtype=np.int64)
+        np.add.at(per, at, a)
+        shaped = sizes.reshape((-1,) + (1,) * (a.ndim - 1))
+        if (per % shaped).any():
+            raise AssertionError("a class's strength sums are not shared evenly by its combos")
+        out.append(per // shaped)
+    if int(out[2].sum(axis=1).min()) != comb(50, 5):
+        raise AssertionError("the preflop histogram does not count every board")
+    return out[0].astype(np.uint64), out[1].astype(np.uint64), out[2].astype(np.uint32)
+

@@ -1,0 +1,75 @@
+"""The strength tables (twoplustwo_builder.strength), built on a few board classes, against direct computation.
+
+The full tables take about a minute (``make bench``'s strength section builds them and checks that
+every index is written); here each street is built from a few canonical boards and every index it
+wrote is held against ``twoplustwo.strength`` of the hand it stands for, the river's W and T also
+against a brute force.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import pytest
+
+import twoplustwo as tp
+from twoplustwo_builder import strength as st
+
+pytestmark = pytest.mark.skipif(tp.backend() != "c", reason="the tables are built with the C sweeps")
+
+
+def brute_wins_ties(hole: list[int], board: list[int]) -> tuple[int, int]:
+    rest = [c for c in range(52) if c not in hole + board]
+    opponents = np.array(list(combinations(rest, 2)), dtype=np.uint8)
+    values = tp.evaluate_batch(np.hstack([opponents, np.tile(np.array(board, np.uint8), (len(opponents), 1))]))
+    mine = tp.evaluate(hole + board)
+    return int((values < mine).sum()), int((values == mine).sum())
+
+
+def sample(written: np.ndarray, n: int, seed: int) -> np.ndarray:
+    at = np.flatnonzero(written)
+    return np.random.default_rng(seed).choice(at, size=min(n, len(at)), replace=False)
+
+
+def test_river_table_on_a_few_board_classes() -> None:
+    boards = st.canonical_boards_of(5)[::4001]
+    wins, ties, written = st.build_river(tp.load_tables(), boards)
+    assert written.sum() >= len(boards) * 200  # each board class holds hundreds of hand classes
+    indexer = tp.HandIndexer((2, 5))
+    for i in sample(written, 150, 1):
+        hand = indexer.unindex(int(i)).tolist()
+        assert (2 * int(wins[i]) + int(ties[i])) / 1980 == tp.strength(hand[:2], hand[2:]).ehs
+    for i in sample(written, 4, 2):
+        hand = indexer.unindex(int(i)).tolist()
+        assert (int(wins[i]), int(ties[i])) == brute_wins_ties(hand[:2], hand[2:])
+
+
+@pytest.mark.parametrize(("street", "step"), [("turn", 5000), ("flop", 1000)])
+def test_turn_and_flop_tables_on_a_few_board_classes(street: str, step: int) -> None:
+    k = st.STREETS[street]
+    boards = st.canonical_boards_of(k)[::step]
+    first, second, histogram, written = st.build_street(tp.load_tables(), street, boards)
+    runouts = comb(50 - k, 5 - k)
+    indexer = tp.HandIndexer((2, k))
+    for i in sample(written, 40, 3):
+        hand = indexer.unindex(int(i)).tolist()
+        want = tp.strength(hand[:2], hand[2:], bins=st.BINS)
+        assert first[i] / (1980 * runouts) == want.ehs and second[i] / (1980 * 1980 * runouts) == want.ehs2
+        if histogram is not None:
+            assert want.histogram is not None and histogram[i].tolist() == want.histogram.tolist()
+    assert (histogram is None) == (street == "turn")
+
+
+def test_preflop_table() -> None:
+    first, second, histogram = st.build_preflop(tp.load_tables())
+    indexer = tp.HandIndexer((2,))
+    assert first.shape == (169,) and histogram.shape == (169, st.BINS)
+    assert (histogram.sum(axis=1) == comb(50, 5)).all()
+    for i in (0, 84, 168):
+        hole = indexer.unindex(i).tolist()
+        want = tp.strength(hole, bins=st.BINS)
+        assert int(first[i]) / (1980 * comb(50, 5)) == want.ehs
+        assert int(second[i]) / (1980 * 1980 * comb(50, 5)) == want.ehs2
+        assert want.histogram is not None and histogram[i].tolist() == want.histogram.tolist()
