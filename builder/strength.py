@@ -36,11 +36,12 @@ from tqdm import tqdm
 
 from twoplustwo import COMBOS, HandIndexer, Tables
 from twoplustwo.hands.isomorphism import canonical_boards
+from twoplustwo.tables.format import STRENGTH_BINS
 
-__all__ = ["BINS", "STREETS", "build_preflop", "build_river", "build_street", "canonical_boards_of"]
+__all__ = ["BINS", "STREETS", "build_preflop", "build_river", "build_street", "canonical_boards_of", "strength_arrays"]
 
 #: The histogram's bins in the flop and preflop tables.
-BINS = 50
+BINS = STRENGTH_BINS
 #: Board cards of each street.
 STREETS = {"flop": 3, "turn": 4, "river": 5}
 # Canonical boards swept per call of the walker: a few megabytes of results.
@@ -166,3 +167,35 @@ def build_preflop(tables: Tables) -> tuple[npt.NDArray[np.uint64], npt.NDArray[n
         raise AssertionError("the preflop histogram does not count every board")
     return out[0].astype(np.uint64), out[1].astype(np.uint64), out[2].astype(np.uint32)
 
+
+
+def strength_arrays(
+    tables: Tables, boards: dict[str, npt.NDArray[np.uint8]] | None = None, *, quiet: bool = True
+) -> tuple[dict[str, npt.NDArray[Any]], dict[str, npt.NDArray[np.bool_]]]:
+    """Every strength role's array (``twoplustwo.tables.format.STRENGTH_ROLES``), and which indices each street wrote.
+
+    ``boards`` maps a street to the boards to build it from (its canonical
+    boards by default): fewer give tables of the full length, written only
+    at the indices those boards reach, for tests.
+    """
+    boards = boards or {}
+    wins, ties, river = build_river(tables, boards.get("river"), quiet=quiet)
+    turn_sum, turn_sum2, _, turn = build_street(tables, "turn", boards.get("turn"), quiet=quiet)
+    flop_sum, flop_sum2, flop_histogram, flop = build_street(tables, "flop", boards.get("flop"), quiet=quiet)
+    assert flop_histogram is not None
+    pre_sum, pre_sum2, pre_histogram = build_preflop(tables)
+    # The preflop sum of squares needs more than 32 bits: its low and high words, side by side.
+    words = np.stack([pre_sum2 & np.uint64(0xFFFFFFFF), pre_sum2 >> np.uint64(32)], axis=1).astype(np.uint32)
+    arrays: dict[str, npt.NDArray[Any]] = {
+        "strength/river/wins": wins,
+        "strength/river/ties": ties,
+        "strength/turn/sum": turn_sum,
+        "strength/turn/sum2": turn_sum2,
+        "strength/flop/sum": flop_sum,
+        "strength/flop/sum2": flop_sum2,
+        "strength/flop/histogram": flop_histogram.reshape(-1),
+        "strength/preflop/sum": pre_sum.astype(np.uint32),
+        "strength/preflop/sum2": words.reshape(-1),
+        "strength/preflop/histogram": pre_histogram.reshape(-1),
+    }
+    return arrays, {"river": river, "turn": turn, "flop": flop}

@@ -73,3 +73,38 @@ def test_preflop_table() -> None:
         assert int(first[i]) / (1980 * comb(50, 5)) == want.ehs
         assert int(second[i]) / (1980 * 1980 * comb(50, 5)) == want.ehs2
         assert want.histogram is not None and histogram[i].tolist() == want.histogram.tolist()
+
+
+def test_the_runtime_reads_the_tables_it_is_given() -> None:
+    """strength() and strength_batch() read a set's strength tables and give what they compute without them."""
+    from twoplustwo.odds.strength import from_tables
+    from twoplustwo.tables.format import STRENGTH_ROLES
+    from twoplustwo.tables.load import Tables
+
+    plain = tp.load_tables()
+    few = {"river": st.canonical_boards_of(5)[::9001], "turn": st.canonical_boards_of(4)[::4001],
+           "flop": st.canonical_boards_of(3)[::501]}  # fmt: skip
+    arrays, written = st.strength_arrays(plain, few)
+    assert {r: len(a) for r, a in arrays.items()} == STRENGTH_ROLES
+    with_tables = Tables(plain.path, plain.manifest, {**plain.buffers, **arrays})
+    rng = np.random.default_rng(5)
+    for street, k in st.STREETS.items():
+        indexer = tp.HandIndexer((2, k))
+        hands = indexer.unindex(rng.choice(np.flatnonzero(written[street]), 30, replace=False).astype(np.uint64))
+        holes, boards = hands[:, :2], hands[:, 2:]
+        assert from_tables(with_tables, holes.astype(np.intp), boards.astype(np.intp), None) is not None
+        assert from_tables(plain, holes.astype(np.intp), boards.astype(np.intp), None) is None
+        for bins in (None, st.BINS) if street != "turn" else (None,):
+            read = tp.strength_batch(holes, boards, bins=bins, tables=with_tables)
+            computed = tp.strength_batch(holes, boards, bins=bins, tables=plain)
+            assert (read.ehs == computed.ehs).all() and (read.ehs2 == computed.ehs2).all()
+            assert (read.histogram is None) == (bins is None)
+            if read.histogram is not None and computed.histogram is not None:
+                assert (read.histogram == computed.histogram).all()
+        one = tp.strength(holes[0].tolist(), boards[0].tolist(), tables=with_tables)
+        assert one.ehs == tp.strength(holes[0].tolist(), boards[0].tolist(), tables=plain).ehs
+    for hole in ("As Ah", "7c 2d", "Th 9h"):
+        read_one, computed_one = (tp.strength(hole, bins=st.BINS, tables=t) for t in (with_tables, plain))
+        assert (read_one.ehs, read_one.ehs2) == (computed_one.ehs, computed_one.ehs2)
+        assert read_one.histogram is not None and computed_one.histogram is not None
+        assert read_one.histogram.tolist() == computed_one.histogram.tolist()

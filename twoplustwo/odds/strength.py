@@ -38,14 +38,16 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from twoplustwo.hands.indexer import HandIndexer
 from twoplustwo.hands.isomorphism import canonical_boards
 from twoplustwo.kernels import pool
 from twoplustwo.tables.default import get_tables
+from twoplustwo.tables.format import STRENGTH_BINS
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.combos import CLASS_OF, CLASS_ROWS, COMBO_ROW, N_COMBOS
 
-__all__ = ["OPPONENTS", "Strength", "StrengthArrays", "strength", "strength_batch"]
+__all__ = ["OPPONENTS", "Strength", "StrengthArrays", "from_tables", "strength", "strength_batch"]
 
 #: Opponent combos a hand faces on a full board: C(45, 2).
 OPPONENTS = comb(45, 2)
@@ -122,6 +124,9 @@ def strength(
     if shared:
         raise ValueError(f"{format_cards(sorted(shared))} is in both the hole and the board")
     t = get_tables(tables)
+    read = from_tables(t, np.array([h]), np.array([b], dtype=np.intp).reshape(1, len(b)), n_bins)
+    if read is not None:
+        return Strength(float(read.ehs[0]), float(read.ehs2[0]), None if read.histogram is None else read.histogram[0])
     sums = _street(t, tuple(sorted(b)), n_bins)
     row = int(COMBO_ROW[h[0], h[1]])
     histogram = None if sums.histogram is None else sums.histogram[row].copy()
@@ -158,6 +163,9 @@ def strength_batch(
     if twice.any():
         raise ValueError(f"row {int(np.argmax(twice))} holds a card twice (hole and board)")
     t = get_tables(tables)
+    read = from_tables(t, h, b, n_bins)
+    if read is not None:
+        return read
     workers = pool.resolve_threads(threads)
     keys, where = np.unique(np.sort(b, axis=1), axis=0, return_inverse=True)
     where = where.reshape(-1)
@@ -174,6 +182,49 @@ def strength_batch(
             histogram[mine] = sums.histogram[rows[mine]]
 
     pool.run(min(workers, len(keys)) if len(keys) > 1 else 1, fill, range(len(keys)))
+    return StrengthArrays(ehs, ehs2, histogram)
+
+
+def from_tables(
+    t: Tables, holes: npt.NDArray[np.intp], boards: npt.NDArray[np.intp], bins: int | None
+) -> StrengthArrays | None:
+    """The strengths of checked rows read from the set's strength tables, or None where it has none that serve.
+
+    The tables (built by ``python -m twoplustwo_builder --strength``, spec
+    section 14) hold exact sums per suit-isomorphic index; they serve every
+    ``bins`` on the river, and ``bins`` None or :data:`STRENGTH_BINS` before it
+    (None only, on the turn). Reads give exactly what the sweeps compute.
+    """
+    k = boards.shape[1]
+    street = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}[k]
+    arrays = t.arrays
+    if k == 5:
+        if "strength/river/wins" not in arrays or "strength/river/ties" not in arrays:
+            return None
+    elif f"strength/{street}/sum" not in arrays or (
+        bins is not None and (bins != STRENGTH_BINS or f"strength/{street}/histogram" not in arrays)
+    ):
+        return None
+    found = HandIndexer((2, k) if k else (2,)).index(np.concatenate([holes, boards], axis=1).astype(np.uint8))
+    at = np.asarray(found, dtype=np.intp).reshape(-1)
+    if k == 5:
+        x = 2 * arrays["strength/river/wins"][at].astype(np.int64) + arrays["strength/river/ties"][at]
+        histogram = None
+        if bins is not None:
+            histogram = np.zeros((len(at), bins), dtype=np.int64)
+            histogram[np.arange(len(at)), np.minimum(bins - 1, x * bins // _SCALE)] = 1
+        ehs, ehs2 = _means(x, x * x, 1)
+        return StrengthArrays(ehs, ehs2, histogram)
+    first = arrays[f"strength/{street}/sum"][at].astype(np.int64)
+    if k == 0:
+        words = arrays["strength/preflop/sum2"].reshape(-1, 2).astype(np.int64)
+        second = words[at, 0] + (words[at, 1] << 32)
+    else:
+        second = arrays[f"strength/{street}/sum2"][at].astype(np.int64)
+    histogram = None
+    if bins is not None:
+        histogram = arrays[f"strength/{street}/histogram"].reshape(-1, STRENGTH_BINS)[at].astype(np.int64)
+    ehs, ehs2 = _means(first, second, comb(50 - k, 5 - k))
     return StrengthArrays(ehs, ehs2, histogram)
 
 

@@ -46,10 +46,13 @@ __all__ = [
     "MAX_MANIFEST_BYTES",
     "MAX_OFFSET",
     "ROLES",
+    "STRENGTH_BINS",
+    "STRENGTH_ROLES",
     "TableError",
     "check_header",
     "check_shapes",
     "file_kind",
+    "known_role",
     "layer_role",
     "npy_header",
     "open_regular",
@@ -106,6 +109,32 @@ ROLES: frozenset[str] = frozenset(
 # is what the format defines for other games (their 5- and 6-card hands
 # walk it too).
 _GAME_ROLE = re.compile(r"([a-z][a-z0-9]*(?:-[a-z0-9]+)*/dag7)/(?:layer[1-7]|value[56])")
+
+
+#: The strength tables' roles (spec/README.md, section 14) and their lengths:
+#: optional, each at most once. Their index is a hand's suit-isomorphic
+#: index (:class:`twoplustwo.HandIndexer`) of the street's rounds: (2, 5) on
+#: the river, (2, 4) on the turn, (2, 3) on the flop, (2,) before it; a
+#: histogram has :data:`STRENGTH_BINS` entries per index, and the preflop
+#: ``sum2`` two per index (its low and high 32 bits).
+STRENGTH_BINS = 50
+STRENGTH_ROLES: dict[str, int] = {
+    "strength/river/wins": 123_156_254,
+    "strength/river/ties": 123_156_254,
+    "strength/turn/sum": 13_960_050,
+    "strength/turn/sum2": 13_960_050,
+    "strength/flop/sum": 1_286_792,
+    "strength/flop/sum2": 1_286_792,
+    "strength/flop/histogram": 1_286_792 * STRENGTH_BINS,
+    "strength/preflop/sum": 169,
+    "strength/preflop/sum2": 2 * 169,
+    "strength/preflop/histogram": 169 * STRENGTH_BINS,
+}
+
+
+def known_role(role: str) -> bool:
+    """Whether this version knows ``role``: a DAG's (:func:`role_dag`) or a strength table's."""
+    return role in STRENGTH_ROLES or role_dag(role) is not None
 
 
 def role_dag(role: str) -> str | None:
@@ -269,7 +298,7 @@ def parse_manifest(text: str, where: str | os.PathLike[str] = MANIFEST, *, stric
         role = f.get("role")
         if not isinstance(role, str):
             raise TableError(f"{where}: files[{i}]: role must be a string, got {_show.repr(role)}")
-        if role_dag(role) is None:
+        if not known_role(role):
             if strict:
                 raise TableError(
                     f"{where}: files[{i}]: role {_show.repr(role)} is not one this twoplustwo knows, so it "
@@ -320,6 +349,10 @@ def check_shapes(m: dict[str, Any], where: str | os.PathLike[str]) -> None:
         dag = role_dag(f["role"])
         if dag is not None:
             by_dag.setdefault(dag, []).append(f)
+    for f in m["files"]:
+        want = STRENGTH_ROLES.get(f["role"])
+        if want is not None and f["shape"][0] != want:
+            raise TableError(f"{where}: {f['role']} has {f['shape'][0]} entries (shape), expected {want}")
     for dag, files in by_dag.items():
         counts = _node_counts(nodes, dag, DAGS[dag.rpartition("/")[2]], where)
         for f in files:

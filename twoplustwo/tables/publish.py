@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from twoplustwo.tables import system
-from twoplustwo.tables.format import MANIFEST, MAX_MANIFEST_BYTES, TableError, file_kind, parse_manifest, role_dag
+from twoplustwo.tables.format import MANIFEST, MAX_MANIFEST_BYTES, TableError, file_kind, known_role, parse_manifest
 
 __all__ = [
     "LEDGER",
@@ -85,7 +85,9 @@ _STAGE_NAME = re.compile(re.escape(STAGE_PREFIX) + r"[0-9]+-[0-9a-f]{8}")
 # Array names a writer of ours may have put in a target: a role with "/" as
 # ".", a label, .npy. Content names are the label of 16 hex digits; older or
 # hand-made sets may use others. The role part is checked by _is_array_name.
-_ARRAY_NAME = re.compile(r"((?:[a-z0-9-]+\.)?dag[0-9]+\.(?:layer|value)[0-9]+)\.[A-Za-z0-9_-][A-Za-z0-9._-]*\.npy")
+_ARRAY_NAME = re.compile(
+    r"((?:[a-z0-9-]+\.)?dag[0-9]+\.(?:layer|value)[0-9]+|strength\.[a-z]+\.[a-z0-9]+)\.[A-Za-z0-9_-][A-Za-z0-9._-]*\.npy"
+)
 _O_NOFOLLOW: int = getattr(os, "O_NOFOLLOW", 0)
 _O_NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)
 _O_DIRECTORY: int = getattr(os, "O_DIRECTORY", 0)
@@ -115,7 +117,7 @@ def _is_array_name(name: str) -> bool:
     """Whether ``name`` is an array name of a role this version knows: the only names a writer removes."""
     found = _ARRAY_NAME.fullmatch(name)
     # Roles hold no ".", so the role part maps back to exactly one role.
-    return found is not None and role_dag(found.group(1).replace(".", "/")) is not None
+    return found is not None and known_role(found.group(1).replace(".", "/"))
 
 
 def _lstat_kind(path: Path) -> str | None:
