@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: all install tables test test-fast test-asan lint docs bench bench-peers bundle wheel c-reader clean
+.PHONY: all install tables strength test test-fast test-asan lint docs bench bench-peers bundle wheel c-reader clean
 
 all: tables
 
@@ -20,6 +20,10 @@ install: $(STAMP)
 
 tables: $(STAMP)
 	$(PY) -m twoplustwo_builder --if-missing
+
+# Opt-in: the strength tables for poker AI (about a minute, 800 MB), added to the set.
+strength: tables
+	$(PY) -m twoplustwo_builder --strength
 
 # The whole suite, in two lanes, one per core. The tests are grouped like
 # the code (tests/<folder> for twoplustwo/<folder>). The first lane runs the

@@ -18,8 +18,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quiet", action="store_true", help="no progress bars or summary")
     p.add_argument("--no-check", action="store_true", help="skip the self-check against the oracles")
     p.add_argument("--if-missing", action="store_true", help="do nothing when loadable tables exist")
+    p.add_argument(
+        "--strength",
+        action="store_true",
+        help="add the strength tables to the set (about a minute and 800 MB; the set is built first if missing)",
+    )
     args = p.parse_args(argv)
     target = args.out or default_path()
+    if args.strength and tables_present(target):
+        return _strength(target, args.quiet)
     if args.if_missing and tables_present(target):
         if not args.quiet:
             print(f"tables present at {target}", file=sys.stderr)
@@ -38,6 +45,22 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quiet:
         print(report.summary(), file=sys.stderr)
         print(f"tables written to {target}", file=sys.stderr)
+    return _strength(target, args.quiet) if args.strength else 0
+
+
+def _strength(target: Path, quiet: bool) -> int:
+    from .strength import publish_strength
+
+    try:
+        seconds = publish_strength(target, quiet=quiet)
+    except OSError as e:
+        print(f"strength tables failed: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("strength tables interrupted, the tables left as they were", file=sys.stderr)
+        return 130
+    if not quiet:
+        print(f"strength tables built in {seconds['build']:.1f} s and published to {target}", file=sys.stderr)
     return 0
 
 

@@ -32,7 +32,7 @@ from twoplustwo.tables.bundle import (
     install_bundle,
 )
 from twoplustwo.tables.default import load_tables
-from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, bundle_name, parse_manifest
+from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, STRENGTH_ROLES, bundle_name, parse_manifest
 from twoplustwo.tables.load import default_path
 
 __all__ = ["BundleReport", "LEVEL", "WINDOW_LOG", "main", "transform_for", "write_bundle"]
@@ -107,7 +107,9 @@ def write_bundle(
     The tables are hashed first (a bundle never carries damaged files) and,
     with ``check``, the bundle is installed into a scratch directory
     afterwards, which checks every sha256 again. Every file the manifest
-    lists goes in, other games' too.
+    lists goes in, other games' too, but the strength tables: hundreds of
+    megabytes that ``python -m twoplustwo_builder --strength`` makes from
+    the set in a minute, wherever it is installed.
     """
     zstandard = import_zstandard()
     t0 = time.perf_counter()
@@ -119,6 +121,9 @@ def write_bundle(
     t = load_tables(root, verify=True)
     if manifest != t.manifest:
         raise OSError(f"{root}: tables were republished while bundling; run again")
+    if any(f["role"] in STRENGTH_ROLES for f in manifest["files"]):
+        manifest = {**manifest, "files": [f for f in manifest["files"] if f["role"] not in STRENGTH_ROLES]}
+        text = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / bundle_name(FORMAT_VERSION)

@@ -26,8 +26,11 @@ computes directly, and the histogram bin of a runout is
 
 from __future__ import annotations
 
+import sys
+import time
 from itertools import combinations
 from math import comb
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -36,9 +39,21 @@ from tqdm import tqdm
 
 from twoplustwo import COMBOS, HandIndexer, Tables
 from twoplustwo.hands.isomorphism import canonical_boards
-from twoplustwo.tables.format import STRENGTH_BINS
+from twoplustwo.tables.format import STRENGTH_BINS, STRENGTH_ROLES
+from twoplustwo.tables.load import open_tables
 
-__all__ = ["BINS", "STREETS", "build_preflop", "build_river", "build_street", "canonical_boards_of", "strength_arrays"]
+from .write import publish, stage
+
+__all__ = [
+    "BINS",
+    "STREETS",
+    "build_preflop",
+    "build_river",
+    "build_street",
+    "canonical_boards_of",
+    "publish_strength",
+    "strength_arrays",
+]
 
 #: The histogram's bins in the flop and preflop tables.
 BINS = STRENGTH_BINS
@@ -49,6 +64,11 @@ _BLOCK = 256
 
 _BIT = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
 _COMBO_BITS = _BIT[COMBOS[:, 0]] | _BIT[COMBOS[:, 1]]
+
+
+def _quiet(quiet: bool) -> bool | None:
+    # None: tqdm draws a bar only on a terminal (as the pipeline's stages do).
+    return True if quiet else None
 
 
 def canonical_boards_of(cards: int) -> npt.NDArray[np.uint8]:
@@ -86,7 +106,7 @@ def build_river(
     ties = np.zeros(size, dtype=np.uint16)
     written = np.zeros(size, dtype=bool)
     out = np.empty((_BLOCK, len(COMBOS), 2), dtype=np.uint16)
-    with tqdm(total=len(boards), unit="boards", desc="river", disable=quiet, leave=False) as bar:
+    with tqdm(total=len(boards), unit="boards", desc="river", disable=_quiet(quiet), file=sys.stderr) as bar:
         for lo in range(0, len(boards), _BLOCK):
             block = np.ascontiguousarray(boards[lo : lo + _BLOCK], dtype=np.uint8)
             tables.walker.board_wins(block, out[: len(block)])
@@ -122,7 +142,7 @@ def build_street(
     written = np.zeros(size, dtype=bool)
     sums = np.zeros(len(COMBOS), dtype=np.int64), np.zeros(len(COMBOS), dtype=np.int64)
     bars = np.zeros((len(COMBOS), bins), dtype=np.int64)
-    with tqdm(total=len(boards), unit="boards", desc=street, disable=quiet, leave=False) as bar:
+    with tqdm(total=len(boards), unit="boards", desc=street, disable=_quiet(quiet), file=sys.stderr) as bar:
         for board in boards.tolist():
             rest = [c for c in range(52) if c not in board]
             runouts = np.array([board + list(d) for d in combinations(rest, 5 - k)], dtype=np.uint8)
@@ -199,3 +219,34 @@ def strength_arrays(
         "strength/preflop/histogram": pre_histogram.reshape(-1),
     }
     return arrays, {"river": river, "turn": turn, "flop": flop}
+
+
+def publish_strength(target: Path, *, quiet: bool = True) -> dict[str, float]:
+    """Build the strength tables from the table set at ``target`` and publish the set again with them, atomically.
+
+    The set's other files are staged again unchanged (their names, from
+    their contents, stay the same); a set without them is refused by the
+    loader first. Returns the seconds of each street. Nothing is written
+    until every table is whole: an interrupted build leaves the set as it was.
+    """
+    t = open_tables(target)
+    seconds: dict[str, float] = {}
+    start = time.perf_counter()
+    arrays, written = strength_arrays(t, quiet=quiet)
+    seconds["build"] = time.perf_counter() - start
+    for street, mask in written.items():
+        if not mask.all():
+            raise AssertionError(f"the {street} table misses {int((~mask).sum())} indices")
+    kept = {f["role"]: t.arrays[f["role"]] for f in t.manifest["files"] if f["role"] not in STRENGTH_ROLES}
+    info = {k: v for k, v in t.manifest.items() if k not in ("format_version", "files")}
+    info["strength"] = {
+        "bins": BINS,
+        "indexers": {"river": [2, 5], "turn": [2, 4], "flop": [2, 3], "preflop": [2]},
+        "about": "per suit-isomorphic index: river W and T of the 990 opponent combos; turn, flop and preflop "
+        "the sums of 2W + T and of its square over every completion, and the histogram of the completions "
+        "by bin min(bins - 1, (2W + T) * bins // 1980); spec/README.md section 14",
+    }
+    start = time.perf_counter()
+    publish(stage(target, {**kept, **arrays}, info))
+    seconds["publish"] = time.perf_counter() - start
+    return seconds

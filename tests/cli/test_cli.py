@@ -181,6 +181,7 @@ def test_info(capsys: pytest.CaptureFixture[str]) -> None:
     t = get_tables()
     assert str(t.path.resolve()) in out
     assert "format version  1" in out
+    assert "strength        none (python -m twoplustwo_builder --strength, or make strength)" in out
     # Every DAG the set has files for, other games' too, hold'em's first.
     nbytes = dag_bytes(t.manifest)
     rows = info_dags(out)

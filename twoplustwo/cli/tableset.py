@@ -12,7 +12,7 @@ from twoplustwo import __version__
 from twoplustwo.cli.output import aligned, is_stdout, stdout_fd
 from twoplustwo.kernels.choice import ENV_VAR as BACKEND_VAR
 from twoplustwo.kernels.choice import backend
-from twoplustwo.tables.format import FORMAT_VERSION, TableError, role_dag
+from twoplustwo.tables.format import FORMAT_VERSION, STRENGTH_ROLES, TableError, role_dag
 from twoplustwo.vocab.values import differs_from_published
 
 __all__ = ["cmd_build", "cmd_export_handranks", "cmd_info", "cmd_install_tables", "cmd_verify", "cmd_warm"]
@@ -43,10 +43,17 @@ def cmd_info(args: argparse.Namespace) -> int:
     # The DAGs the set has files for, hold'em's first: those are the node
     # counts the loader checked (other keys of nodes may hold anything).
     dag_bytes: dict[str, int] = {}
+    strength_bytes: dict[str, int] = {}
     for f in m["files"]:
+        if f["role"] in STRENGTH_ROLES:
+            street = f["role"].split("/")[1]
+            strength_bytes[street] = strength_bytes.get(street, 0) + f["nbytes"]
+            continue
         dag = role_dag(f["role"])
         assert dag is not None  # the loader keeps the roles it knows, and only those
         dag_bytes[dag] = dag_bytes.get(dag, 0) + f["nbytes"]
+    present = ", ".join(f"{street} ({n / 2**20:,.0f} MiB)" for street, n in sorted(strength_bytes.items()))
+    print(f"{'strength':<15} {present or 'none (python -m twoplustwo_builder --strength, or make strength)'}")
     print("nodes per depth:")
     rows = [["  dag", "nodes at depth 0..", "total", "bytes"]]
     for dag in sorted(dag_bytes, key=lambda d: ("/" in d, d)):
