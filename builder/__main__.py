@@ -23,10 +23,15 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="add the strength tables to the set (about a minute and 800 MB; the set is built first if missing)",
     )
+    p.add_argument("--dask", metavar="ADDRESS", help="with --strength: run the sweeps on this dask scheduler")
+    p.add_argument("--dask-timeout", type=float, default=None, metavar="SECONDS",
+                   help="how long to wait for the scheduler, then for its first worker (default 30)")  # fmt: skip
     args = p.parse_args(argv)
     target = args.out or default_path()
+    if args.dask is not None and not args.strength:
+        p.error("--dask runs the strength tables' sweeps: give --strength too")
     if args.strength and tables_present(target):
-        return _strength(target, args.quiet)
+        return _strength(target, args.quiet, args.dask, args.dask_timeout)
     if args.if_missing and tables_present(target):
         if not args.quiet:
             print(f"tables present at {target}", file=sys.stderr)
@@ -45,15 +50,21 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quiet:
         print(report.summary(), file=sys.stderr)
         print(f"tables written to {target}", file=sys.stderr)
-    return _strength(target, args.quiet) if args.strength else 0
+    return _strength(target, args.quiet, args.dask, args.dask_timeout) if args.strength else 0
 
 
-def _strength(target: Path, quiet: bool) -> int:
+def _strength(target: Path, quiet: bool, dask: str | None, timeout: float | None) -> int:
     from .strength import publish_strength
 
     try:
-        seconds = publish_strength(target, quiet=quiet)
-    except OSError as e:
+        if dask is None:
+            seconds = publish_strength(target, quiet=quiet)
+        else:
+            from twoplustwo.cli.cluster import dask_client
+
+            with dask_client(dask, timeout) as client:
+                seconds = publish_strength(target, quiet=quiet, executor=client.get_executor())
+    except (OSError, ValueError) as e:
         print(f"strength tables failed: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -26,18 +26,21 @@ computes directly, and the histogram bin of a runout is
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from itertools import combinations
 from math import comb
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 from tqdm import tqdm
 
-from twoplustwo import COMBOS, HandIndexer, Tables
+from twoplustwo import COMBOS, HandIndexer, Tables, load_tables
 from twoplustwo.hands.isomorphism import canonical_boards
 from twoplustwo.tables.format import STRENGTH_BINS, STRENGTH_ROLES
 from twoplustwo.tables.load import open_tables
@@ -59,8 +62,10 @@ __all__ = [
 BINS = STRENGTH_BINS
 #: Board cards of each street.
 STREETS = {"flop": 3, "turn": 4, "river": 5}
-# Canonical boards swept per call of the walker: a few megabytes of results.
+# Canonical boards swept per call of the walker (a task, on an executor): a few megabytes of results.
 _BLOCK = 256
+
+T = TypeVar("T")
 
 _BIT = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
 _COMBO_BITS = _BIT[COMBOS[:, 0]] | _BIT[COMBOS[:, 1]]
@@ -91,12 +96,18 @@ def _hands(boards: npt.NDArray[np.uint8], live: npt.NDArray[np.bool_]) -> tuple[
 
 
 def build_river(
-    tables: Tables, boards: npt.NDArray[np.uint8] | None = None, *, quiet: bool = True
+    tables: Tables,
+    boards: npt.NDArray[np.uint8] | None = None,
+    *,
+    quiet: bool = True,
+    executor: Executor | None = None,
 ) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16], npt.NDArray[np.bool_]]:
     """W and T of every ``(2, 5)`` index, from the canonical river boards (or just ``boards``).
 
     Returns ``(wins, ties, written)``: ``written`` says which indices the
-    boards reached (all of them for the canonical boards).
+    boards reached (all of them for the canonical boards). With
+    ``executor`` the sweeps run as its tasks, whose workers load the tables
+    from this set's path; the tables come out the same, byte for byte.
     """
     indexer = HandIndexer((2, 5))
     if boards is None:
@@ -105,11 +116,9 @@ def build_river(
     wins = np.zeros(size, dtype=np.uint16)
     ties = np.zeros(size, dtype=np.uint16)
     written = np.zeros(size, dtype=bool)
-    out = np.empty((_BLOCK, len(COMBOS), 2), dtype=np.uint16)
+    blocks = [np.ascontiguousarray(boards[lo : lo + _BLOCK], dtype=np.uint8) for lo in range(0, len(boards), _BLOCK)]
     with tqdm(total=len(boards), unit="boards", desc="river", disable=_quiet(quiet), file=sys.stderr) as bar:
-        for lo in range(0, len(boards), _BLOCK):
-            block = np.ascontiguousarray(boards[lo : lo + _BLOCK], dtype=np.uint8)
-            tables.walker.board_wins(block, out[: len(block)])
+        for block, out in zip(blocks, _run(river_task, tables, blocks, executor)):
             (b, h), hands = _hands(block, _live(block))
             at = indexer.index(hands)
             wins[at] = out[b, h, 0]
@@ -119,14 +128,27 @@ def build_river(
     return wins, ties, written
 
 
+def river_task(tables: Tables | str, block: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]:
+    """Each combo's wins and ties on each board of ``block``: one task of :func:`build_river`."""
+    out = np.empty((len(block), len(COMBOS), 2), dtype=np.uint16)
+    _tables(tables).walker.board_wins(block, out)
+    return out
+
+
 def build_street(
-    tables: Tables, street: str, boards: npt.NDArray[np.uint8] | None = None, *, quiet: bool = True
+    tables: Tables,
+    street: str,
+    boards: npt.NDArray[np.uint8] | None = None,
+    *,
+    quiet: bool = True,
+    executor: Executor | None = None,
 ) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.uint16] | None, npt.NDArray[np.bool_]]:
     """Σ(2W+T), Σ(2W+T)² (and on the flop the histogram) of every index of the ``street``'s indexer.
 
     ``street`` is ``"flop"`` or ``"turn"``; ``boards`` its canonical boards
-    by default. Returns ``(first, second, histogram, written)``; the
-    histogram is ``(size, BINS)`` on the flop, None on the turn.
+    by default; ``executor`` as for :func:`build_river`. Returns ``(first,
+    second, histogram, written)``; the histogram is ``(size, BINS)`` on the
+    flop, None on the turn.
     """
     k = STREETS[street]
     if k not in (3, 4):
@@ -140,38 +162,94 @@ def build_street(
     second = np.zeros(size, dtype=np.uint32)
     histogram = np.zeros((size, bins), dtype=np.uint16) if bins else None
     written = np.zeros(size, dtype=bool)
-    sums = np.zeros(len(COMBOS), dtype=np.int64), np.zeros(len(COMBOS), dtype=np.int64)
-    bars = np.zeros((len(COMBOS), bins), dtype=np.int64)
+    step = max(1, _BLOCK // 16)  # boards of a task: each is a thousand sweeps on the flop
+    blocks = [np.ascontiguousarray(boards[lo : lo + step], dtype=np.uint8) for lo in range(0, len(boards), step)]
     with tqdm(total=len(boards), unit="boards", desc=street, disable=_quiet(quiet), file=sys.stderr) as bar:
-        for board in boards.tolist():
-            rest = [c for c in range(52) if c not in board]
-            runouts = np.array([board + list(d) for d in combinations(rest, 5 - k)], dtype=np.uint8)
-            for s in sums:
-                s[:] = 0
-            bars[:] = 0
-            tables.walker.strength_sums(runouts, np.ones(len(runouts), dtype=np.int64), bins, *sums, bars)
-            (_, h), hands = _hands(np.array([board], dtype=np.uint8), _live(np.array([board], dtype=np.uint8)))
+        for block, (sums, squares, bars) in zip(blocks, _run(street_task, tables, blocks, executor, bins)):
+            (b, h), hands = _hands(block, _live(block))
             at = indexer.index(hands)
-            first[at] = sums[0][h]
-            second[at] = sums[1][h]
+            first[at] = sums[b, h]
+            second[at] = squares[b, h]
             if histogram is not None:
-                histogram[at] = bars[h]
+                histogram[at] = bars[b, h]
             written[at] = True
-            bar.update(1)
+            bar.update(len(block))
     return first, second, histogram, written
 
 
-def build_preflop(tables: Tables) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64], npt.NDArray[np.uint32]]:
+def street_task(
+    tables: Tables | str, block: npt.NDArray[np.uint8], bins: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Per board of ``block`` (3 or 4 cards), each combo's sums over its completions: a task of :func:`build_street`."""
+    t = _tables(tables)
+    n, k = block.shape
+    sums = np.zeros((n, len(COMBOS)), dtype=np.int64)
+    squares = np.zeros((n, len(COMBOS)), dtype=np.int64)
+    bars = np.zeros((n, len(COMBOS), bins), dtype=np.int64)
+    for i, board in enumerate(block.tolist()):
+        rest = [c for c in range(52) if c not in board]
+        runouts = np.array([board + list(d) for d in combinations(rest, 5 - k)], dtype=np.uint8)
+        t.walker.strength_sums(runouts, np.ones(len(runouts), dtype=np.int64), bins, sums[i], squares[i], bars[i])
+    return sums, squares, bars
+
+
+def preflop_task(
+    tables: Tables | str, block: tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Each combo's weighted sums over some canonical boards: a task of :func:`build_preflop`."""
+    boards, weights = block
+    first, second = np.zeros(len(COMBOS), dtype=np.int64), np.zeros(len(COMBOS), dtype=np.int64)
+    bars = np.zeros((len(COMBOS), BINS), dtype=np.int64)
+    _tables(tables).walker.strength_sums(np.ascontiguousarray(boards), np.ascontiguousarray(weights), BINS,
+                                         first, second, bars)  # fmt: skip
+    return first, second, bars
+
+
+def _tables(tables: Tables | str) -> Tables:
+    """The tables themselves, or, in an executor's worker, those at their path (loaded once per process)."""
+    return tables if isinstance(tables, Tables) else _tables_at(tables)
+
+
+@functools.lru_cache(maxsize=4)
+def _tables_at(path: str) -> Tables:
+    return load_tables(path)
+
+
+def _run(
+    task: Callable[..., T], tables: Tables, blocks: list[Any], executor: Executor | None, *extra: Any
+) -> Iterator[T]:
+    """``task(tables, block, *extra)`` of each block in order: here, or on ``executor`` with the tables' path."""
+    if executor is None:
+        for block in blocks:
+            yield task(tables, block, *extra)
+        return
+    path = str(tables.path)
+    futures = [executor.submit(task, path, block, *extra) for block in blocks]
+    try:
+        for f in futures:
+            yield f.result()
+    finally:
+        for f in futures:  # a failure, or a caller that stopped early, leaves nothing queued
+            f.cancel()
+
+
+def build_preflop(
+    tables: Tables, *, executor: Executor | None = None
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64], npt.NDArray[np.uint32]]:
     """Σ(2W+T), Σ(2W+T)² and the histogram of each ``(2,)`` index over all C(50, 5) boards.
 
     From the 134,459 canonical boards, each weighted by the boards it stands
     for: a class's sums over them are its size times each combo's sums over
-    every board.
+    every board. ``executor`` as for :func:`build_river`.
     """
     boards, weights = canonical_boards()
+    step = 16 * _BLOCK
+    blocks = [(boards[lo : lo + step], weights[lo : lo + step]) for lo in range(0, len(boards), step)]
     first, second = np.zeros(len(COMBOS), dtype=np.int64), np.zeros(len(COMBOS), dtype=np.int64)
     bars = np.zeros((len(COMBOS), BINS), dtype=np.int64)
-    tables.walker.strength_sums(boards, weights, BINS, first, second, bars)
+    for part in _run(preflop_task, tables, blocks, executor):
+        for total, add in zip((first, second, bars), part):
+            total += add
     indexer = HandIndexer((2,))
     at = indexer.index(np.ascontiguousarray(COMBOS))
     sizes = np.bincount(at, minlength=indexer.size())
@@ -190,7 +268,11 @@ def build_preflop(tables: Tables) -> tuple[npt.NDArray[np.uint64], npt.NDArray[n
 
 
 def strength_arrays(
-    tables: Tables, boards: dict[str, npt.NDArray[np.uint8]] | None = None, *, quiet: bool = True
+    tables: Tables,
+    boards: dict[str, npt.NDArray[np.uint8]] | None = None,
+    *,
+    quiet: bool = True,
+    executor: Executor | None = None,
 ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, npt.NDArray[np.bool_]]]:
     """Every strength role's array (``twoplustwo.tables.format.STRENGTH_ROLES``), and which indices each street wrote.
 
@@ -199,11 +281,13 @@ def strength_arrays(
     at the indices those boards reach, for tests.
     """
     boards = boards or {}
-    wins, ties, river = build_river(tables, boards.get("river"), quiet=quiet)
-    turn_sum, turn_sum2, _, turn = build_street(tables, "turn", boards.get("turn"), quiet=quiet)
-    flop_sum, flop_sum2, flop_histogram, flop = build_street(tables, "flop", boards.get("flop"), quiet=quiet)
+    wins, ties, river = build_river(tables, boards.get("river"), quiet=quiet, executor=executor)
+    turn_sum, turn_sum2, _, turn = build_street(tables, "turn", boards.get("turn"), quiet=quiet, executor=executor)
+    flop_sum, flop_sum2, flop_histogram, flop = build_street(
+        tables, "flop", boards.get("flop"), quiet=quiet, executor=executor
+    )
     assert flop_histogram is not None
-    pre_sum, pre_sum2, pre_histogram = build_preflop(tables)
+    pre_sum, pre_sum2, pre_histogram = build_preflop(tables, executor=executor)
     # The preflop sum of squares needs more than 32 bits: its low and high words, side by side.
     words = np.stack([pre_sum2 & np.uint64(0xFFFFFFFF), pre_sum2 >> np.uint64(32)], axis=1).astype(np.uint32)
     arrays: dict[str, npt.NDArray[Any]] = {
@@ -221,18 +305,18 @@ def strength_arrays(
     return arrays, {"river": river, "turn": turn, "flop": flop}
 
 
-def publish_strength(target: Path, *, quiet: bool = True) -> dict[str, float]:
+def publish_strength(target: Path, *, quiet: bool = True, executor: Executor | None = None) -> dict[str, float]:
     """Build the strength tables from the table set at ``target`` and publish the set again with them, atomically.
 
     The set's other files are staged again unchanged (their names, from
     their contents, stay the same); a set without them is refused by the
-    loader first. Returns the seconds of each street. Nothing is written
+    loader first. ``executor`` as for :func:`build_river`. Returns the seconds of each stage. Nothing is written
     until every table is whole: an interrupted build leaves the set as it was.
     """
     t = open_tables(target)
     seconds: dict[str, float] = {}
     start = time.perf_counter()
-    arrays, written = strength_arrays(t, quiet=quiet)
+    arrays, written = strength_arrays(t, quiet=quiet, executor=executor)
     seconds["build"] = time.perf_counter() - start
     for street, mask in written.items():
         if not mask.all():

@@ -108,3 +108,25 @@ def test_the_runtime_reads_the_tables_it_is_given() -> None:
         assert (read_one.ehs, read_one.ehs2) == (computed_one.ehs, computed_one.ehs2)
         assert read_one.histogram is not None and computed_one.histogram is not None
         assert read_one.histogram.tolist() == computed_one.histogram.tolist()
+
+
+def test_the_tables_built_on_a_dask_cluster_are_the_local_ones() -> None:
+    distributed = pytest.importorskip("distributed")
+    from concurrent.futures import ProcessPoolExecutor
+
+    t = tp.load_tables()
+    boards = st.canonical_boards_of(5)[::2999]
+    local = st.build_river(t, boards)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        remote = st.build_river(t, boards, executor=client.get_executor())
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(local, remote))
+    flops = st.canonical_boards_of(3)[::400]
+    with ProcessPoolExecutor(2) as pool:
+        pooled = st.build_street(t, "flop", flops, executor=pool)
+        pooled_preflop = st.build_preflop(t, executor=pool)
+    here = st.build_street(t, "flop", flops)
+    assert all((a is None and b is None) or a.tobytes() == b.tobytes() for a, b in zip(here, pooled))  # type: ignore[union-attr]
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(st.build_preflop(t), pooled_preflop))
