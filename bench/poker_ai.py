@@ -19,7 +19,7 @@ import numpy as np
 import twoplustwo
 from twoplustwo.tables.load import open_tables
 
-from . import best_of, say
+from . import N_BATCH, SEED, best_of, say
 
 BOARDS = {"flop": "Qh 7c 2d", "turn": "Qh 7c 2d 5s", "river": "Qh 7c 2d 5s 9h"}
 VILLAIN = "QQ+,AKs,[50]JTs[/50],[25]A5s-A2s[/25]"
@@ -27,7 +27,7 @@ HOLE = "As Ah"
 
 
 def run() -> dict[str, Any]:
-    rows = []
+    rows = indexers()
     for street, board in BOARDS.items():
         say(f"poker AI: equity_vs_range on the {street}")
         # Microseconds on the river: many calls, so that a slow one in a few does not count.
@@ -56,6 +56,25 @@ def run() -> dict[str, Any]:
         "about": f"villain {VILLAIN!r}; boards {BOARDS}; best of warm calls but where it says first call",
         "rows": rows,
     }
+
+
+def indexers() -> list[dict[str, Any]]:
+    """HandIndexer on random hands of a flop and of a river, one thread: indices a second, both ways."""
+    rng = np.random.default_rng(SEED)
+    rows = []
+    for rounds in ((2, 3), (2, 5)):
+        k = sum(rounds)
+        say(f"poker AI: HandIndexer({rounds}), {N_BATCH:,} random hands")
+        hands = np.argsort(rng.random((N_BATCH, 52)), axis=1)[:, :k].astype(np.uint8)
+        indexer = twoplustwo.HandIndexer(rounds)
+        seconds, found = best_of(indexer.index, hands)
+        back_s, back = best_of(indexer.unindex, found)
+        agrees = bool((indexer.index(back) == found).all())
+        rows.append({"figure": f"HandIndexer({rounds}).index, {N_BATCH:,} random hands", "seconds": seconds,
+                     "rate": N_BATCH / seconds, "checksum": int(found.sum(dtype=np.uint64))})
+        rows.append({"figure": f"HandIndexer({rounds}).unindex of those", "seconds": back_s,
+                     "rate": N_BATCH / back_s, "checksum": int(back.sum(dtype=np.uint64)), "agrees": agrees})
+    return rows
 
 
 def strength_tables() -> list[dict[str, Any]]:

@@ -179,6 +179,8 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
         for row in ai["rows"]:
             agree = "" if row.get("agrees", True) else " (**check failed**)"
             shown = f"{row['seconds'] * 1e3:.2f} ms" if row["seconds"] < 1 else f"{row['seconds']:.2f} s"
+            if "rate" in row:
+                shown = f"{mega(row['rate'])} a second"
             add(row["figure"], shown + agree)
     if hr := res.get("handranks"):
         add("**classic `HandRanks.dat`** (`twoplustwo export-handranks`, read by a C walk)", "")
