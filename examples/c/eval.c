@@ -57,6 +57,20 @@
  *       section 5.2, in another game through its DAG; exit status 1 if any
  *       value differs or any line is malformed.
  *
+ *   eval [--verify] --strength [TABLES_DIR] < lines
+ *       reads hole cards and a board per line (2 cards, then 0, 3, 4 or 5)
+ *       and prints "<cards> <ehs> <ehs2>" from the strength tables
+ *       (section 14): the hand's suit-isomorphic index (section 14.1, with
+ *       the hole cards as round 0 and the board as round 1) picks its sums.
+ *       A set without the street's table gets an error line per hand.
+ *
+ *   eval --index ROUNDS < hands.txt
+ *       prints the suit-isomorphic index (section 14.1) of each line's
+ *       cards, dealt in ROUNDS such as 2,3 (cards per round); no tables.
+ *
+ * It knows the strength tables' roles too: each listed one is checked (its
+ * fields, its length from section 14) and mapped; a set may list none.
+ *
  * --verify also checks every file's SHA-256 against the manifest, as a
  * reader must before trusting files from elsewhere (checklist item R1).
  * TABLES_DIR defaults to $TWOPLUSTWO_TABLES, else "tables".
@@ -129,6 +143,18 @@ static const char *const ROLE[NROLES] = {
 static const int FIRST_ROLE[3] = {0, 5, 11}; /* of dag5, dag6, dag7 */
 #define VALUE5 18
 #define VALUE6 19
+
+/* The strength tables' roles (section 14), optional, and their lengths. */
+#define NSTRENGTH 10
+static const char *const STRENGTH_ROLE[NSTRENGTH] = {
+    "strength/river/wins", "strength/river/ties", "strength/turn/sum", "strength/turn/sum2",
+    "strength/flop/sum", "strength/flop/sum2", "strength/flop/histogram",
+    "strength/preflop/sum", "strength/preflop/sum2", "strength/preflop/histogram",
+};
+static const uint64_t STRENGTH_LENGTH[NSTRENGTH] = {
+    123156254, 123156254, 13960050, 13960050, 1286792, 1286792, 1286792ULL * 50, 169, 2 * 169, 169 * 50,
+};
+enum { RIVER_WINS, RIVER_TIES, TURN_SUM, TURN_SUM2, FLOP_SUM, FLOP_SUM2, FLOP_HIST, PRE_SUM, PRE_SUM2, PRE_HIST };
 
 /* A game role is "<game>/dag7/" and one of these: layers 0..6, values 7, 8. */
 static const char *const GAME_ROLE[GAME_ROLES] = {
@@ -436,6 +462,7 @@ struct manifest {
     int dag_kind[3], dag_count[3];
     uint64_t nodes[3][7];
     struct entry e[NROLES];
+    struct entry s[NSTRENGTH]; /* the strength tables' entries, where listed */
     struct gdag *g;       /* other games' DAGs, in the order their first role is listed */
     int ng, gcap;
     struct grole *gr;     /* their listed roles, in file order */
@@ -460,6 +487,13 @@ static int role_index(const struct jstr *s) {
     if (s->nul || s->len >= MAX_STR) return -1;
     for (int i = 0; i < NROLES; i++)
         if (!strcmp(s->s, ROLE[i])) return i;
+    return -1;
+}
+
+static int strength_role(const struct jstr *s) {
+    if (s->nul || s->len >= MAX_STR) return -1;
+    for (int i = 0; i < NSTRENGTH; i++)
+        if (!strcmp(s->s, STRENGTH_ROLE[i])) return i;
     return -1;
 }
 
@@ -587,14 +621,14 @@ static void file_object(struct parser *ps, struct manifest *m, int index) {
                  role.kind == MISSING ? "nothing" : got);
         return;
     }
-    int r = role_index(&role), d = -1, which = -1;
+    int r = role_index(&role), d = -1, which = -1, st = -1;
     size_t game_len = 0;
     if (r < 0) {
         which = game_role(&role, &game_len);
-        if (which < 0) return; /* a role of a later version: not ours to read */
-        d = gdag_index(m, role.s, game_len);
+        if (which < 0 && (st = strength_role(&role)) < 0) return; /* a role of a later version: not ours to read */
+        if (which >= 0) d = gdag_index(m, role.s, game_len);
     }
-    if (r >= 0 ? m->e[r].present : m->g[d].role[which] >= 0) {
+    if (r >= 0 ? m->e[r].present : st >= 0 ? m->s[st].present : m->g[d].role[which] >= 0) {
         snprintf(m->error, sizeof m->error, "%s: role '%s' appears twice", ps->where, role.s);
         return;
     }
@@ -608,6 +642,10 @@ static void file_object(struct parser *ps, struct manifest *m, int index) {
     e.present = 1;
     if (r >= 0) {
         m->e[r] = e;
+        return;
+    }
+    if (st >= 0) {
+        m->s[st] = e;
         return;
     }
     m->gr = grow(m->gr, m->ngr, &m->grcap, sizeof *m->gr);
@@ -820,6 +858,13 @@ static void check_manifest(struct manifest *m, const char *where) {
         if (!m->e[r].present) die("%s: missing role '%s'", where, ROLE[r]);
     for (int r = 0; r < NROLES; r++) check_entry(&m->e[r], ROLE[r], where);
     for (int i = 0; i < m->ngr; i++) check_entry(&m->gr[i].e, m->gr[i].role, where);
+    for (int i = 0; i < NSTRENGTH; i++) {
+        if (!m->s[i].present) continue;
+        check_entry(&m->s[i], STRENGTH_ROLE[i], where);
+        if (m->s[i].length.v != STRENGTH_LENGTH[i])
+            die("%s: %s has %llu entries (shape), expected %llu (section 14)", where, STRENGTH_ROLE[i],
+                (unsigned long long)m->s[i].length.v, (unsigned long long)STRENGTH_LENGTH[i]);
+    }
     if (m->nodes_kind != GOOD) die("%s: 'nodes' must map each DAG to its node counts", where);
     for (int d = 0; d < 3; d++) {
         int n = d + 5;
@@ -896,6 +941,7 @@ struct gfile {
 
 struct tables {
     struct array a[NROLES];
+    struct array s[NSTRENGTH]; /* the strength tables the set lists (section 14); base NULL where it lists none */
     struct manifest m;
     char path[NROLES][4096];
     struct gfile *gf;          /* one per m.gr */
@@ -1093,6 +1139,10 @@ static void unmap_all(struct tables *t) {
     for (int r = 0; r < NROLES; r++) {
         if (t->a[r].base) munmap(t->a[r].base, t->a[r].size);
         memset(&t->a[r], 0, sizeof t->a[r]);
+    }
+    for (int i = 0; i < NSTRENGTH; i++) {
+        if (t->s[i].base) munmap(t->s[i].base, t->s[i].size);
+        memset(&t->s[i], 0, sizeof t->s[i]);
     }
     for (int i = 0; t->gf && i < t->m.ngr; i++) {
         if (t->gf[i].a.base) munmap(t->gf[i].a.base, t->gf[i].a.size);
@@ -1514,7 +1564,7 @@ static void verify(const struct tables *t) {
  * a publish happened in between: read the manifest again and start over,
  * at most MAX_READS reads in all (section 8). */
 static void load(const char *dir, struct tables *t, int check_sha, const char *game, struct game *g) {
-    char mpath[4096];
+    char mpath[4096], strength_path[4096] = "";
     int missing = -1;
     if (snprintf(mpath, sizeof mpath, "%s/manifest.json", dir) >= (int)sizeof mpath) die("%s: path too long", dir);
     for (int reads = 1; reads <= MAX_READS; reads++) {
@@ -1534,9 +1584,15 @@ static void load(const char *dir, struct tables *t, int check_sha, const char *g
             if (!(t->gf[i].path = strdup(path))) die("out of memory");
             if (gone) missing = NROLES + i;
         }
+        for (int i = 0; i < NSTRENGTH && missing < 0; i++)
+            if (t->m.s[i].present && map_file(dir, &t->m.s[i], &t->s[i], strength_path, sizeof strength_path))
+                missing = NROLES + t->m.ngr + i;
         if (missing < 0) break;
         if (reads < MAX_READS) unmap_all(t);
     }
+    if (missing >= NROLES + t->m.ngr)
+        die("%s: missing (listed in %s as %s; read the manifest %d times and a listed file was gone each time)",
+            strength_path, mpath, STRENGTH_ROLE[missing - NROLES - t->m.ngr], MAX_READS);
     if (missing >= 0)
         die("%s: missing (listed in %s as %s; read the manifest %d times and a listed file was gone each time)",
             missing < NROLES ? t->path[missing] : t->gf[missing - NROLES].path, mpath,
@@ -1603,7 +1659,7 @@ static int parse_card(const char *s, size_t len) {
 
 /* Parses one line into cards of the game's deck; on error writes a message
  * and returns -1. */
-static int parse_hand(char *line, int *cards, char *err, size_t errcap, const struct game *g) {
+static int parse_cards_of(char *line, int *cards, char *err, size_t errcap, const struct game *g) {
     uint64_t seen = 0;
     int n = 0;
     char *p = line;
@@ -1635,6 +1691,13 @@ static int parse_hand(char *line, int *cards, char *err, size_t errcap, const st
         cards[n++] = c;
         p += len;
     }
+    return n;
+}
+
+/* One hand of 5 to 7 cards of the game's deck from a line: the count, or -1 with err. */
+static int parse_hand(char *line, int *cards, char *err, size_t errcap, const struct game *g) {
+    int n = parse_cards_of(line, cards, err, errcap, g);
+    if (n < 0) return -1;
     if (n < 5) {
         snprintf(err, errcap, "%d cards, a hand has 5 to 7", n);
         return -1;
@@ -1644,6 +1707,237 @@ static int parse_hand(char *line, int *cards, char *err, size_t errcap, const st
         return -1;
     }
     return n;
+}
+
+static int skipped(const char *line);
+
+/* ------------------------------------------- the suit-isomorphic index (14.1) */
+
+#define MAX_ROUNDS 8
+#define MAX_CODES 1024
+
+struct indexer {
+    int nr, n[MAX_ROUNDS], total;
+    int ncodes;
+    uint32_t code[MAX_CODES];  /* every configuration's code, increasing */
+    uint64_t first[MAX_CODES]; /* the first index of its block */
+    uint64_t size;
+};
+
+static uint64_t choose(uint64_t n, int k) {
+    uint64_t r = 1;
+    if (k < 0 || (uint64_t)k > n) return 0;
+    for (int i = 0; i < k; i++) r = r * (n - (uint64_t)i) / (uint64_t)(i + 1); /* exact at every step */
+    return r;
+}
+
+static int bits(uint32_t x) {
+    int n = 0;
+    for (; x; x &= x - 1) n++;
+    return n;
+}
+
+/* A suit's key (step 1) and n(key) from its counts per round. */
+static void key_of(const struct indexer *ix, const int *counts, uint32_t *key, uint64_t *n) {
+    int held = 0;
+    *key = 0;
+    *n = 1;
+    for (int j = 0; j < ix->nr; j++) {
+        *key = *key * (uint32_t)(ix->n[j] + 1) + (uint32_t)counts[j];
+        *n *= choose((uint64_t)(13 - held), counts[j]);
+        held += counts[j];
+    }
+}
+
+/* The configuration code and the block's size of four suits' keys and n(key)s (steps 3 and 4). */
+static uint32_t configuration(uint32_t key[4], uint64_t n[4], uint64_t idx[4], uint64_t *size) {
+    /* Sorted by key, largest first, and equal keys by index, smallest first. */
+    for (int a = 1; a < 4; a++)
+        for (int b = a; b > 0 && (key[b] > key[b - 1] || (key[b] == key[b - 1] && idx[b] < idx[b - 1])); b--) {
+            uint32_t k = key[b]; key[b] = key[b - 1]; key[b - 1] = k;
+            uint64_t x = n[b]; n[b] = n[b - 1]; n[b - 1] = x;
+            x = idx[b]; idx[b] = idx[b - 1]; idx[b - 1] = x;
+        }
+    *size = 1;
+    for (int a = 0; a < 4;) {
+        int g = 1;
+        while (a + g < 4 && key[a + g] == key[a]) g++;
+        *size *= choose(n[a] + (uint64_t)g - 1, g);
+        a += g;
+    }
+    return key[0] << 21 | key[1] << 14 | key[2] << 7 | key[3];
+}
+
+/* Every split of each round's cards over the four suits, counts[s][j]. */
+static void each_split(struct indexer *ix, int counts[4][MAX_ROUNDS], int j, int s, int left) {
+    if (j == ix->nr) {
+        uint32_t key[4];
+        uint64_t n[4], idx[4] = {0, 0, 0, 0}, size;
+        for (int u = 0; u < 4; u++) key_of(ix, counts[u], &key[u], &n[u]);
+        uint32_t code = configuration(key, n, idx, &size);
+        for (int c = 0; c < ix->ncodes; c++)
+            if (ix->code[c] == code) return;
+        if (ix->ncodes == MAX_CODES) die("too many configurations");
+        ix->code[ix->ncodes] = code;
+        ix->first[ix->ncodes++] = size; /* sizes for now; made first indices below */
+        return;
+    }
+    if (s == 3) {
+        counts[3][j] = left;
+        each_split(ix, counts, j + 1, 0, j + 1 < ix->nr ? ix->n[j + 1] : 0);
+        return;
+    }
+    for (int c = 0; c <= left; c++) {
+        counts[s][j] = c;
+        each_split(ix, counts, j, s + 1, left - c);
+    }
+}
+
+static void make_indexer(struct indexer *ix, const int *rounds, int nr) {
+    int counts[4][MAX_ROUNDS];
+    memset(ix, 0, sizeof *ix);
+    ix->nr = nr;
+    for (int j = 0; j < nr; j++) {
+        ix->n[j] = rounds[j];
+        ix->total += rounds[j];
+    }
+    each_split(ix, counts, 0, 0, ix->n[0]);
+    /* Blocks in increasing order of code (step 3). */
+    for (int a = 1; a < ix->ncodes; a++)
+        for (int b = a; b > 0 && ix->code[b] < ix->code[b - 1]; b--) {
+            uint32_t c = ix->code[b]; ix->code[b] = ix->code[b - 1]; ix->code[b - 1] = c;
+            uint64_t x = ix->first[b]; ix->first[b] = ix->first[b - 1]; ix->first[b - 1] = x;
+        }
+    for (int c = 0; c < ix->ncodes; c++) {
+        uint64_t size = ix->first[c];
+        ix->first[c] = ix->size;
+        ix->size += size;
+    }
+}
+
+/* The index of cards[0..total), round after round (steps 1 to 4). */
+static uint64_t index_of(const struct indexer *ix, const int *cards) {
+    uint32_t key[4];
+    uint64_t n[4], idx[4], size;
+    for (int s = 0; s < 4; s++) {
+        uint32_t held = 0;
+        int at = 0;
+        key[s] = 0;
+        n[s] = 1;
+        idx[s] = 0;
+        for (int j = 0; j < ix->nr; j++) {
+            uint32_t ranks = 0;
+            for (int i = at; i < at + ix->n[j]; i++)
+                if ((cards[i] & 3) == s) ranks |= 1u << (cards[i] >> 2);
+            at += ix->n[j];
+            int c = bits(ranks), t = 0;
+            uint64_t digit = 0, radix = choose((uint64_t)(13 - bits(held)), c);
+            /* Step 2: the colex rank of the set among the ranks not held before, renumbered upwards. */
+            for (int r = 0; r < 13; r++)
+                if (ranks >> r & 1) digit += choose((uint64_t)(r - bits(held & ((1u << r) - 1))), ++t);
+            key[s] = key[s] * (uint32_t)(ix->n[j] + 1) + (uint32_t)c;
+            idx[s] = idx[s] * radix + digit;
+            n[s] *= radix;
+            held |= ranks;
+        }
+    }
+    uint32_t code = configuration(key, n, idx, &size);
+    uint64_t place = 0;
+    for (int a = 0; a < 4;) {
+        int g = 1;
+        while (a + g < 4 && key[a + g] == key[a]) g++;
+        uint64_t rank = 0;
+        for (int u = 0; u < g; u++) rank += choose(idx[a + u] + (uint64_t)u, u + 1); /* sorted already */
+        place = place * choose(n[a] + (uint64_t)g - 1, g) + rank;
+        a += g;
+    }
+    for (int c = 0; c < ix->ncodes; c++)
+        if (ix->code[c] == code) return ix->first[c] + place;
+    die("no block for configuration %#x", code);
+    return 0;
+}
+
+/* --index R1,R2,..: each line's cards, R1 + R2 + .. of them, to their index. */
+static int run_index(const struct game *g, const char *spec) {
+    int rounds[MAX_ROUNDS], nr = 0, total = 0;
+    struct indexer ix;
+    for (const char *p = spec; *p;) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 1 || nr == MAX_ROUNDS || total + v > 7) die("--index takes rounds such as 2,3 (at most 7 cards)");
+        rounds[nr++] = (int)v;
+        total += (int)v;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',') die("--index takes rounds such as 2,3 (at most 7 cards)");
+    }
+    if (!nr) die("--index takes rounds such as 2,3");
+    make_indexer(&ix, rounds, nr);
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    int bad = 0;
+    while (getline(&line, &cap, stdin) != -1) {
+        int cards[7], n;
+        char err[512];
+        lineno++;
+        if (skipped(line)) continue;
+        n = parse_cards_of(line, cards, err, sizeof err, g);
+        if (n >= 0 && n != total) snprintf(err, sizeof err, "%d cards, the rounds deal %d", n, total);
+        if (n < 0 || n != total) {
+            fprintf(stderr, "eval: line %ld: %s\n", lineno, err);
+            bad = 1;
+            continue;
+        }
+        printf("%llu\n", (unsigned long long)index_of(&ix, cards));
+    }
+    free(line);
+    return bad;
+}
+
+/* --strength: each line's hole cards and board (0, 3, 4 or 5 cards) looked
+ * up in the strength tables (section 14): ehs, ehs2, and on the river W and T. */
+static int run_strength(const struct tables *t, const struct game *g) {
+    static const int first[6] = {PRE_SUM, -1, -1, FLOP_SUM, TURN_SUM, RIVER_WINS};
+    static const uint64_t completions[6] = {2118760, 0, 0, 1081, 46, 1};
+    struct indexer ix[6];
+    for (int k = 0; k <= 5; k++) {
+        int rounds[2] = {2, k};
+        if (first[k] >= 0) make_indexer(&ix[k], rounds, k ? 2 : 1);
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    int bad = 0;
+    while (getline(&line, &cap, stdin) != -1) {
+        int cards[7], n;
+        char err[512];
+        lineno++;
+        if (skipped(line)) continue;
+        n = parse_cards_of(line, cards, err, sizeof err, g);
+        int k = n - 2;
+        if (n >= 0 && (k < 0 || first[k] < 0)) snprintf(err, sizeof err, "%d cards: two hole cards and 0, 3, 4 or 5 board cards", n);
+        else if (n >= 0 && !t->s[first[k]].base) snprintf(err, sizeof err, "the set has no %s table", STRENGTH_ROLE[first[k]]);
+        if (n < 0 || k < 0 || first[k] < 0 || !t->s[first[k]].base) {
+            fprintf(stderr, "eval: line %ld: %s\n", lineno, err);
+            bad = 1;
+            continue;
+        }
+        uint64_t i = index_of(&ix[k], cards), sum, sum2;
+        if (k == 5) {
+            uint64_t w = get(&t->s[RIVER_WINS], i), ti = t->s[RIVER_TIES].base ? get(&t->s[RIVER_TIES], i) : 0;
+            sum = 2 * w + ti;
+            sum2 = sum * sum;
+        } else {
+            sum = get(&t->s[first[k]], i);
+            sum2 = k == 0 ? get(&t->s[PRE_SUM2], 2 * i) | (uint64_t)get(&t->s[PRE_SUM2], 2 * i + 1) << 32
+                          : get(&t->s[first[k] + 1], i);
+        }
+        for (int c = 0; c < n; c++) printf("%c%c ", RANKS[cards[c] >> 2], SUITS[cards[c] & 3]);
+        printf("%.17g %.17g\n", (double)sum / (1980.0 * (double)completions[k]),
+               (double)sum2 / (1980.0 * 1980.0 * (double)completions[k]));
+    }
+    free(line);
+    return bad;
 }
 
 static int skipped(const char *line) {
@@ -1817,16 +2111,18 @@ static int usage(const char *prog, FILE *to, int status) {
     fprintf(to,
             "usage: %s [--verify] [--game NAME] [--dag7] [TABLES_DIR] < hands.txt\n"
             "       %s [--verify] [--game NAME] --all | --check | --vectors FILE [TABLES_DIR]\n"
+            "       %s [--verify] --strength [TABLES_DIR] < holes-and-boards.txt\n"
+            "       %s --index ROUNDS < hands.txt   (ROUNDS such as 2,3: cards per round)\n"
             "NAME is holdem (the default) or another game of the set, such as short-deck\n",
-            prog, prog);
+            prog, prog, prog, prog);
     return status;
 }
 
 int main(int argc, char **argv) {
     static struct tables t; /* static: large, and reachable until exit */
     static struct game g;
-    const char *dir = NULL, *vectors = NULL, *game = HOLDEM;
-    int all = 0, check = 0, via_dag7 = 0, check_sha = 0;
+    const char *dir = NULL, *vectors = NULL, *game = HOLDEM, *index = NULL;
+    int all = 0, check = 0, via_dag7 = 0, check_sha = 0, strength = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--all")) all = 1;
         else if (!strcmp(argv[i], "--check")) check = 1;
@@ -1834,11 +2130,19 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--dag7")) via_dag7 = 1;
         else if (!strcmp(argv[i], "--vectors") && i + 1 < argc) vectors = argv[++i];
         else if (!strcmp(argv[i], "--game") && i + 1 < argc) game = argv[++i];
+        else if (!strcmp(argv[i], "--index") && i + 1 < argc) index = argv[++i];
+        else if (!strcmp(argv[i], "--strength")) strength = 1;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return usage(argv[0], stdout, 0);
         else if (argv[i][0] == '-' || dir) return usage(argv[0], stderr, 2);
         else dir = argv[i];
     }
-    if (all + check + (vectors != NULL) > 1) return usage(argv[0], stderr, 2);
+    if (all + check + (vectors != NULL) + (index != NULL) + strength > 1) return usage(argv[0], stderr, 2);
+    if (index) {
+        g.name = HOLDEM;
+        g.deck = (1ULL << 52) - 1;
+        g.ndeck = 52;
+        return run_index(&g, index);
+    }
     if (!dir) dir = getenv("TWOPLUSTWO_TABLES");
     if (!dir || !*dir) dir = "tables";
     load(dir, &t, check_sha, game, &g);
@@ -1862,5 +2166,6 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (vectors) return run_vectors(&g, vectors);
+    if (strength) return run_strength(&t, &g);
     return run_lines(&g, via_dag7);
 }

@@ -255,8 +255,29 @@ def test_real_tables_check_and_verify(program: Path) -> None:
     assert "sha256 verified" in r.stdout
 
 
+@pytest.mark.parametrize("rounds", [(2,), (2, 3), (2, 4), (2, 5), (2, 3, 1, 1), (1, 1, 1), (3, 4)])
+def test_the_suit_isomorphic_index_matches_python(program: Path, rounds: tuple[int, ...]) -> None:
+    from twoplustwo import HandIndexer, format_cards
+
+    rng = np.random.default_rng(sum(rounds))
+    hands = np.argsort(rng.random((400, 52)), axis=1)[:, : sum(rounds)].astype(np.uint8)
+    r = run(program, "--index", ",".join(map(str, rounds)), stdin="\n".join(format_cards(h.tolist()) for h in hands))
+    assert r.returncode == 0, r.stderr
+    assert [int(x) for x in r.stdout.split()] == HandIndexer(rounds).index(hands).tolist()
+    bad = run(program, "--index", "2,3", stdin="As Ks Qs Js\nAs As 2c 3d 4h\n")
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 2, bad.stderr
+
+
+def test_strength_lookups_say_which_table_the_set_lacks(program: Path) -> None:
+    # The real set carries no strength tables (make strength adds them): each line says so.
+    r = run(program, "--strength", TABLES, stdin="As Ah Kd 7c 2h\nAs Ah\nAs Ah Kd\n")
+    assert r.returncode == 1 and r.stdout == ""
+    assert "no strength/flop/sum table" in r.stderr and "no strength/preflop/sum table" in r.stderr
+    assert "0, 3, 4 or 5 board cards" in r.stderr
+
+
 def test_usage_errors(program: Path) -> None:
-    for args in (["--bogus"], ["--all", "--check"], ["a", "b"], ["--vectors"], ["--game"]):
+    for args in (["--bogus"], ["--all", "--check"], ["a", "b"], ["--vectors"], ["--game"], ["--strength", "--all"]):
         r = run(program, *args)
         assert r.returncode == 2 and r.stderr.startswith("usage:"), (args, r.stderr)
 
