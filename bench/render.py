@@ -178,7 +178,9 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
         add("**tables for poker AI**", "")
         for row in ai["rows"]:
             agree = "" if row.get("agrees", True) else " (**check failed**)"
-            shown = f"{row['seconds'] * 1e3:.2f} ms" if row["seconds"] < 1 else f"{row['seconds']:.2f} s"
+            seconds = row["seconds"]
+            shown = f"{seconds * 1e6:.0f} µs" if seconds < 1e-3 else (
+                f"{seconds * 1e3:.2f} ms" if seconds < 1 else f"{seconds:.2f} s")
             if "rate" in row:
                 shown = f"{mega(row['rate'])} a second"
             add(row["figure"], shown + agree)

@@ -215,19 +215,29 @@ def deals(
     """
     workers = pool.resolve_threads(threads)
     combos = [np.asarray(c, dtype=np.intp) for c, _ in players]
-    if found is None:
-        found = _compatible(combos, MAX_DEALS)
-    if found is None:
-        raise ValueError(f"more than {MAX_DEALS:,} deals of the ranges to enumerate; use method='monte-carlo'")
-    if len(found) == 0:
-        raise ValueError("no deal gives every player a combo without a card another player holds")
-    weight = np.prod([w[found[:, i]] for i, (_, w) in enumerate(players)], axis=0)
+    found, weight = _weighted_deals(players, combos, found)
     g = resolve(game, get_tables(tables))
     holes = np.stack([c[found[:, i]] for i, c in enumerate(combos)], axis=1).astype(np.uint8)
     counted = _count_classes(g.walker, holes, known, dead, workers, quiet)
     if counted is not None:
         return DealCounts(found, *counted), weight
     return list_deals(players, known, dead, game=game, tables=tables, threads=workers, quiet=quiet, found=found)
+
+
+def _weighted_deals(
+    players: Sequence[tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.float64]]],
+    combos: list[npt.NDArray[np.intp]],
+    found: npt.NDArray[np.intp] | None,
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.float64]]:
+    """The compatible deals (``found``, or enumerated now) and their weights; ``ValueError`` for none or too many."""
+    if found is None:
+        found = _compatible(combos, MAX_DEALS)
+    if found is None:
+        raise ValueError(f"more than {MAX_DEALS:,} deals of the ranges to enumerate; use method='monte-carlo'")
+    if len(found) == 0:
+        raise ValueError("no deal gives every player a combo without a card another player holds")
+    weight: npt.NDArray[np.float64] = np.prod([w[found[:, i]] for i, (_, w) in enumerate(players)], axis=0)
+    return found, weight
 
 
 def list_deals(
@@ -251,13 +261,7 @@ def list_deals(
     """
     workers = pool.resolve_threads(threads)
     combos = [np.asarray(c, dtype=np.intp) for c, _ in players]
-    if found is None:
-        found = _compatible(combos, MAX_DEALS)
-    if found is None:
-        raise ValueError(f"more than {MAX_DEALS:,} deals of the ranges to enumerate; use method='monte-carlo'")
-    if len(found) == 0:
-        raise ValueError("no deal gives every player a combo without a card another player holds")
-    weight = np.prod([w[found[:, i]] for i, (_, w) in enumerate(players)], axis=0)
+    found, weight = _weighted_deals(players, combos, found)
     t = get_tables(tables)
     g = resolve(game, t)
     # One row of values per distinct combo, whichever players hold it.

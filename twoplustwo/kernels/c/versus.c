@@ -159,6 +159,21 @@ static unsigned char *copy_boards(Py_buffer *bb, const char **error) {
     return boards;
 }
 
+/* copy_boards, and a copy of the boards' int64 weights into *weights
+ * (both freed by the caller). NULL as for copy_boards. */
+static unsigned char *copy_weighted(Py_buffer *bb, Py_buffer *wb, const char **error, int64_t **weights) {
+    unsigned char *boards = copy_boards(bb, error);
+    *weights = boards == NULL ? NULL : PyMem_Malloc((size_t)bb->shape[0] * 8 + 8);
+    if (boards != NULL && *weights == NULL) {
+        PyMem_Free(boards);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (boards != NULL)
+        memcpy(*weights, wb->buf, (size_t)bb->shape[0] * 8);
+    return boards;
+}
+
 /* Whether bb holds (B, 5) uint8 boards. */
 static int boards_shaped(const Py_buffer *bb) {
     return bb->ndim == 2 && bb->itemsize == 1 && bb->shape[1] == 5;
@@ -189,15 +204,10 @@ PyObject *Walker_count_vs_random(Walker *self, PyObject *const *args, Py_ssize_t
     if (error != NULL)
         return release_args(&bufs, error, NULL);
     Py_ssize_t n = bb->shape[0];
-    unsigned char *boards = copy_boards(bb, &error);
-    int64_t *weights = boards == NULL ? NULL : PyMem_Malloc((size_t)n * 8 + 8);
-    if (boards != NULL && weights == NULL)
-        PyErr_NoMemory();
-    if (weights == NULL) {
-        PyMem_Free(boards);
+    int64_t *weights;
+    unsigned char *boards = copy_weighted(bb, wb, &error, &weights);
+    if (boards == NULL)
         return release_args(&bufs, error, NULL);
-    }
-    memcpy(weights, wb->buf, (size_t)n * 8);
     int64_t *out = ob->buf;
     const struct dag *d = &self->dag[2];
     Py_BEGIN_ALLOW_THREADS
@@ -326,15 +336,10 @@ PyObject *Walker_strength_sums(Walker *self, PyObject *const *args, Py_ssize_t n
     if (error != NULL)
         return release_args(&bufs, error, NULL);
     Py_ssize_t n = bb->shape[0];
-    unsigned char *boards = copy_boards(bb, &error);
-    int64_t *weights = boards == NULL ? NULL : PyMem_Malloc((size_t)n * 8 + 8);
-    if (boards != NULL && weights == NULL)
-        PyErr_NoMemory();
-    if (weights == NULL) {
-        PyMem_Free(boards);
+    int64_t *weights;
+    unsigned char *boards = copy_weighted(bb, wb, &error, &weights);
+    if (boards == NULL)
         return release_args(&bufs, error, NULL);
-    }
-    memcpy(weights, wb->buf, (size_t)n * 8);
     int64_t *first = fb->buf, *second = sb->buf, *histogram = hb->buf;
     const struct dag *d = &self->dag[2];
     Py_BEGIN_ALLOW_THREADS
