@@ -1,13 +1,19 @@
 """Exact equity by enumeration: every deal of the players' combos with every board completion.
 
 :func:`twoplustwo.equity` parses and checks its input, then comes here when
-it enumerates. Two routes give the same counts:
+it enumerates. In hold'em on the C backend the boards are **counted**
+(:func:`count_showdowns`): each rank multiset of the missing cards is
+scored once, weighted by the ways the deck deals it, and the boards that
+can make a flush one suit and rank set at a time; range deals equal up to a
+renaming of the suits (:func:`suit_classes`) are counted once. Elsewhere
+they are **listed**, by two routes that give the same counts (and that the
+tests hold the counting to):
 
-* **Hands only** (:func:`hands`): each player's walk starts at the DAG node
+* **Hands only** (:func:`list_hands`): each player's walk starts at the DAG node
   of their hole cards and the known board, and the missing board cards are
   drawn in sorted order from the cards nobody holds, each shared prefix
   walked once: about one table lookup per player and board.
-* **Ranges** (:func:`deals`): the boards are drawn from every card not on
+* **Ranges** (:func:`list_deals`): the boards are drawn from every card not on
   the board or dead, in blocks that share their first cards. For each block
   every distinct combo of every range is walked once over all the block's
   boards (value 0 on a board that holds one of its cards), and then every
