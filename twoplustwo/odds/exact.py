@@ -58,10 +58,16 @@ __all__ = [
     "DealCounts",
     "board_cards",
     "count_deals",
+    "count_showdowns",
     "deals",
     "find_deals",
     "hands",
+    "layout",
+    "list_deals",
+    "list_hands",
     "score_hands",
+    "score_step",
+    "suit_classes",
     "work",
 ]
 
