@@ -31,7 +31,6 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
-from itertools import combinations
 from math import comb
 from pathlib import Path
 from typing import Any, TypeVar
@@ -42,6 +41,7 @@ from tqdm import tqdm
 
 from twoplustwo import COMBOS, HandIndexer, Tables, load_tables
 from twoplustwo.hands.isomorphism import canonical_boards
+from twoplustwo.odds.exact import completions
 from twoplustwo.tables.format import STRENGTH_BINS, STRENGTH_ROLES
 from twoplustwo.tables.load import open_tables
 
@@ -182,13 +182,12 @@ def street_task(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Per board of ``block`` (3 or 4 cards), each combo's sums over its completions: a task of :func:`build_street`."""
     t = _tables(tables)
-    n, k = block.shape
+    n = len(block)
     sums = np.zeros((n, len(COMBOS)), dtype=np.int64)
     squares = np.zeros((n, len(COMBOS)), dtype=np.int64)
     bars = np.zeros((n, len(COMBOS), bins), dtype=np.int64)
     for i, board in enumerate(block.tolist()):
-        rest = [c for c in range(52) if c not in board]
-        runouts = np.array([board + list(d) for d in combinations(rest, 5 - k)], dtype=np.uint8)
+        runouts = completions(board)
         t.walker.strength_sums(runouts, np.ones(len(runouts), dtype=np.int64), bins, sums[i], squares[i], bars[i])
     return sums, squares, bars
 

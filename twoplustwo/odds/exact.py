@@ -57,6 +57,7 @@ __all__ = [
     "MAX_DEALS",
     "DealCounts",
     "board_cards",
+    "completions",
     "count_deals",
     "count_showdowns",
     "deals",
@@ -111,6 +112,19 @@ def board_cards(known: Sequence[int], dead: Sequence[int], deck: Sequence[int] =
     """The cards a board completion may draw: the deck but the known board and the dead cards."""
     out = set(known) | set(dead)
     return [c for c in deck if c not in out]
+
+
+def completions(known: Sequence[int], dead: Sequence[int] = ()) -> npt.NDArray[np.uint8]:
+    """Every five-card board completing ``known`` (0 to 5 cards) by hold'em cards not known or ``dead``.
+
+    Rows of the known cards as given, then a draw in increasing order (the
+    draws in lexicographic order).
+
+    >>> completions([48, 44, 40], [0]).shape, completions([48, 44, 40])[0].tolist()
+    ((1128, 5), [48, 44, 40, 0, 1])
+    """
+    draws = combinations(board_cards(known, dead), 5 - len(known))
+    return np.array([[*known, *draw] for draw in draws], dtype=np.uint8).reshape(-1, 5)
 
 
 def _masks(combos: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint64]:

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from itertools import combinations
 
 import numpy as np
 import numpy.typing as npt
 
+from twoplustwo.odds.exact import completions
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import check_disjoint, parse_cards
@@ -69,8 +69,7 @@ def equity_vs_range(
     gone[known + out] = True
     touching = gone[COMBOS[:, 0]] | gone[COMBOS[:, 1]]
     weights[touching] = 0.0
-    rest = [c for c in range(52) if not gone[c]]
-    runouts = np.array([known + list(draw) for draw in combinations(rest, 5 - len(known))], dtype=np.uint8)
+    runouts = completions(known, out)
     sums = np.zeros((N_COMBOS, 3))
     get_tables(tables).walker.range_sweep(runouts, weights, sums)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -31,7 +31,6 @@ from __future__ import annotations
 import functools
 import operator
 from collections.abc import Sequence
-from itertools import combinations
 from math import comb
 from typing import Any, NamedTuple
 
@@ -41,6 +40,7 @@ import numpy.typing as npt
 from twoplustwo.hands.indexer import HandIndexer
 from twoplustwo.hands.isomorphism import canonical_boards
 from twoplustwo.kernels import pool
+from twoplustwo.odds.exact import completions
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.format import STRENGTH_BINS
 from twoplustwo.tables.load import Tables
@@ -249,8 +249,7 @@ def _street(t: Tables, board: tuple[int, ...], bins: int | None) -> _Sums:
     if not board:
         sums = _preflop(t, bins)
     else:
-        rest = [c for c in range(52) if c not in board]
-        runouts = np.array([board + draw for draw in combinations(rest, 5 - len(board))], dtype=np.uint8)
+        runouts = completions(board)
         sums = _sweep(t, runouts, np.ones(len(runouts), dtype=np.int64), bins)
         sums = sums._replace(runouts=comb(50 - len(board), 5 - len(board)))
     for array in (sums.first, sums.second, sums.histogram):
