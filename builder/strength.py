@@ -26,7 +26,6 @@ computes directly, and the histogram bin of a runout is
 
 from __future__ import annotations
 
-import functools
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -39,9 +38,10 @@ import numpy as np
 import numpy.typing as npt
 from tqdm import tqdm
 
-from twoplustwo import COMBOS, HandIndexer, Tables, load_tables
+from twoplustwo import COMBOS, HandIndexer, Tables
 from twoplustwo.hands.isomorphism import canonical_boards
 from twoplustwo.odds.exact import completions
+from twoplustwo.tables.default import tables_at
 from twoplustwo.tables.format import STRENGTH_BINS, STRENGTH_ROLES
 from twoplustwo.tables.load import open_tables
 
@@ -206,12 +206,7 @@ def preflop_task(
 
 def _tables(tables: Tables | str) -> Tables:
     """The tables themselves, or, in an executor's worker, those at their path (loaded once per process)."""
-    return tables if isinstance(tables, Tables) else _tables_at(tables)
-
-
-@functools.lru_cache(maxsize=4)
-def _tables_at(path: str) -> Tables:
-    return load_tables(path)
+    return tables if isinstance(tables, Tables) else tables_at(tables)
 
 
 def _run(

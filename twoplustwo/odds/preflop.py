@@ -48,7 +48,7 @@ from twoplustwo.hands.isomorphism import PERM_CARDS, canonical_boards
 from twoplustwo.kernels import pool
 from twoplustwo.odds.results import PlayerEquity, PreflopResults
 from twoplustwo.progress import progress
-from twoplustwo.tables.default import get_tables, load_tables
+from twoplustwo.tables.default import get_tables, tables_at
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.combos import CLASS_ROWS, COMBOS, HAND_CLASSES, N_COMBOS
 from twoplustwo.vocab.range_notation import class_combos, class_index
@@ -129,16 +129,11 @@ def _count_boards(
     return np.ascontiguousarray(out[targets].T)
 
 
-@functools.lru_cache(maxsize=4)
-def _tables_at(path: str) -> Tables:
-    return load_tables(path)
-
-
 def _vs_random_task(
     path: str, boards: npt.NDArray[np.uint8], weights: npt.NDArray[np.int64], class_ids: tuple[int, ...]
 ) -> npt.NDArray[np.int64]:
     """One executor task: the counts of :func:`_count_boards` over some boards, tables loaded from ``path``."""
-    return _count_boards(boards, weights, _targets(class_ids), _tables_at(path))
+    return _count_boards(boards, weights, _targets(class_ids), tables_at(path))
 
 
 def preflop_vs_random(
@@ -301,7 +296,7 @@ def _matchup_counts(keys: npt.NDArray[np.int64], tables: Tables) -> npt.NDArray[
 
 def _matchup_task(path: str, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """One executor task: :func:`_matchup_counts` with the tables loaded from ``path``."""
-    return _matchup_counts(keys, _tables_at(path))
+    return _matchup_counts(keys, tables_at(path))
 
 
 def preflop_matchups(

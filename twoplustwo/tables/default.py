@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
@@ -35,7 +36,7 @@ from twoplustwo.tables import system
 from twoplustwo.tables.format import MANIFEST, bundle_name
 from twoplustwo.tables.load import Tables, default_dir, open_tables
 
-__all__ = ["BUNDLED", "clear_cache", "get_tables", "install_bundled", "load_tables"]
+__all__ = ["BUNDLED", "clear_cache", "get_tables", "install_bundled", "load_tables", "tables_at"]
 
 #: Where the package keeps its table bundle, if it was built with one (``make wheel``).
 BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bundled", bundle_name())
@@ -141,6 +142,16 @@ def get_tables(tables: Tables | None = None) -> Tables:
     if t is None:
         t = _load_default()
     return t
+
+
+@functools.lru_cache(maxsize=4)
+def tables_at(path: str) -> Tables:
+    """The set at ``path``, loaded once per process: what a task on an executor's worker reads.
+
+    Work sent to other processes (a process pool, a dask cluster) names its
+    tables by path, and each worker maps them on its first task only.
+    """
+    return load_tables(path)
 
 
 def _load_default() -> Tables:
