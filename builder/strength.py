@@ -41,6 +41,7 @@ from tqdm import tqdm
 from twoplustwo import COMBOS, HandIndexer, Tables
 from twoplustwo.hands.isomorphism import canonical_boards
 from twoplustwo.odds.exact import completions
+from twoplustwo.odds.strength import class_shares
 from twoplustwo.tables.default import tables_at
 from twoplustwo.tables.format import STRENGTH_BINS, STRENGTH_ROLES
 from twoplustwo.tables.load import open_tables
@@ -246,15 +247,7 @@ def build_preflop(
             total += add
     indexer = HandIndexer((2,))
     at = indexer.index(np.ascontiguousarray(COMBOS))
-    sizes = np.bincount(at, minlength=indexer.size())
-    out = []
-    for a in (first, second, bars):
-        per = np.zeros((indexer.size(),) + a.shape[1:], dtype=np.int64)
-        np.add.at(per, at, a)
-        shaped = sizes.reshape((-1,) + (1,) * (a.ndim - 1))
-        if (per % shaped).any():
-            raise AssertionError("a class's strength sums are not shared evenly by its combos")
-        out.append(per // shaped)
+    out = [class_shares(a, at, indexer.size()) for a in (first, second, bars)]
     if int(out[2].sum(axis=1).min()) != comb(50, 5):
         raise AssertionError("the preflop histogram does not count every board")
     return out[0].astype(np.uint64), out[1].astype(np.uint64), out[2].astype(np.uint32)

@@ -47,7 +47,7 @@ from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.combos import CLASS_OF, CLASS_ROWS, COMBO_ROW, N_COMBOS
 
-__all__ = ["OPPONENTS", "Strength", "StrengthArrays", "from_tables", "strength", "strength_batch"]
+__all__ = ["OPPONENTS", "Strength", "StrengthArrays", "class_shares", "from_tables", "strength", "strength_batch"]
 
 #: Opponent combos a hand faces on a full board: C(45, 2).
 OPPONENTS = comb(45, 2)
@@ -298,17 +298,28 @@ def _preflop(t: Tables, bins: int | None) -> _Sums:
     """
     boards, weights = canonical_boards()
     sums = _sweep(t, boards, weights, bins)
-    out: list[npt.NDArray[np.int64] | None] = []
-    for array in (sums.first, sums.second, sums.histogram):
-        if array is None:
-            out.append(None)
-            continue
-        per_class = np.zeros((len(CLASS_ROWS),) + array.shape[1:], dtype=np.int64)
-        np.add.at(per_class, CLASS_OF, array)
-        sizes = np.array([len(r) for r in CLASS_ROWS]).reshape((-1,) + (1,) * (array.ndim - 1))
-        if (per_class % sizes).any():
-            raise AssertionError("strength sums not shared evenly by a class's combos")
-        out.append((per_class // sizes)[CLASS_OF])
-    first, second, histogram = out
-    assert first is not None and second is not None
+    first, second = (class_shares(a, CLASS_OF, len(CLASS_ROWS))[CLASS_OF] for a in (sums.first, sums.second))
+    histogram = None if sums.histogram is None else class_shares(sums.histogram, CLASS_OF, len(CLASS_ROWS))[CLASS_OF]
     return _Sums(first, second, histogram, comb(50, 5))
+
+
+def class_shares(
+    sums: npt.NDArray[np.int64], classes: npt.NDArray[np.integer[Any]], n: int
+) -> npt.NDArray[np.int64]:
+    """Each class's share of per-combo ``sums`` taken over canonical boards: its combos' total over its size, exactly.
+
+    ``classes`` gives each row of ``sums`` its class, ``0 .. n - 1``. Over
+    every board a class's combos have equal sums, so the division is exact;
+    ``AssertionError`` if it is not (the boards or their weights are wrong).
+
+    >>> class_shares(np.array([6, 6, 2]), np.array([0, 0, 1]), 2).tolist()
+    [6, 2]
+    """
+    at = np.asarray(classes, dtype=np.intp)
+    per = np.zeros((n,) + sums.shape[1:], dtype=np.int64)
+    np.add.at(per, at, sums)
+    sizes = np.bincount(at, minlength=n).reshape((-1,) + (1,) * (sums.ndim - 1))
+    if (per % sizes).any():
+        raise AssertionError("a class's strength sums are not shared evenly by its combos")
+    shares: npt.NDArray[np.int64] = per // sizes
+    return shares
