@@ -150,7 +150,7 @@ int build_small_tables(Walker *self);
 void fill_card_keys(void);
 int build_keyed_tables(Walker *self);
 int ensure_keyed(Walker *self);
-extern uint64_t card_key[52], card_rank_bit[52];
+extern uint64_t card_key[52];
 int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out);
 PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Walker_histogram(Walker *self, PyObject *const *args, Py_ssize_t nargs);

@@ -170,7 +170,8 @@ int ensure_keyed(Walker *self) {
 /* Per card, the two things a hand adds up (core.h): 5^rank in the low 32
  * bits (at most 4 * 5^12 + 3 * 5^11 in all) and a count of its suit in the
  * nibble 32 + 4 * suit; and its bit among its suit's ranks, 16 bits a suit. */
-uint64_t card_key[52], card_rank_bit[52];
+uint64_t card_key[52];
+static uint64_t card_rank_bit[52];
 
 static void fill_card_pairs(void);
 
