@@ -6,8 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from twoplustwo.tables.format import bucket_role
 from twoplustwo.tables.load import default_path
 
+from .abstraction import describe_summary
 from .pipeline import build, tables_present
 from .selfcheck import SelfCheckError
 
@@ -23,13 +25,36 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="add the strength tables to the set (about a minute and 800 MB; the set is built first if missing)",
     )
-    p.add_argument("--dask", metavar="ADDRESS", help="with --strength: run the sweeps on this dask scheduler")
+    p.add_argument(
+        "--abstraction",
+        action="store_true",
+        help="add one bucket table (--street, --method, --k) to the set, after the strength tables if they are missing",
+    )
+    p.add_argument("--street", choices=("flop", "turn", "river"), help="with --abstraction: the street")
+    p.add_argument("--method", help="with --abstraction: emd (flop, turn) or percentile (any street)")
+    p.add_argument("--k", type=int, help="with --abstraction: the number of buckets")
+    p.add_argument("--seed", type=int, default=0, help="with --abstraction: the seed of the first centers (default 0)")
+    p.add_argument("--max-iter", type=int, default=100, help="with --abstraction: the most rounds (default 100)")
+    p.add_argument("--dask", metavar="ADDRESS", help="with --strength or --abstraction: run on this dask scheduler")
     p.add_argument("--dask-timeout", type=float, default=None, metavar="SECONDS",
                    help="how long to wait for the scheduler, then for its first worker (default 30)")  # fmt: skip
     args = p.parse_args(argv)
     target = args.out or default_path()
-    if args.dask is not None and not args.strength:
-        p.error("--dask runs the strength tables' sweeps: give --strength too")
+    if args.dask is not None and not (args.strength or args.abstraction):
+        p.error("--dask runs the strength tables' sweeps or the clustering: give --strength or --abstraction too")
+    if args.abstraction:
+        if args.street is None or args.method is None or args.k is None:
+            p.error("--abstraction needs --street, --method and --k")
+        if args.max_iter < 1:
+            p.error(f"--max-iter must be at least 1, got {args.max_iter}")
+        try:
+            bucket_role(args.street, args.method, args.k)
+        except ValueError as e:
+            p.error(str(e))
+    elif args.street is not None or args.method is not None or args.k is not None:
+        p.error("--street, --method and --k go with --abstraction")
+    if args.abstraction and tables_present(target):
+        return _abstraction(target, args)
     if args.strength and tables_present(target):
         return _strength(target, args.quiet, args.dask, args.dask_timeout)
     if args.if_missing and tables_present(target):
@@ -50,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quiet:
         print(report.summary(), file=sys.stderr)
         print(f"tables written to {target}", file=sys.stderr)
+    if args.abstraction:
+        return _abstraction(target, args)
     return _strength(target, args.quiet, args.dask, args.dask_timeout) if args.strength else 0
 
 
@@ -72,6 +99,38 @@ def _strength(target: Path, quiet: bool, dask: str | None, timeout: float | None
         return 130
     if not quiet:
         print(f"strength tables built in {seconds['build']:.1f} s and published to {target}", file=sys.stderr)
+    return 0
+
+
+def _abstraction(target: Path, args: argparse.Namespace) -> int:
+    from twoplustwo.tables.load import open_tables
+
+    from .abstraction import publish_buckets
+
+    if not any(r.startswith("strength/") for r in open_tables(target).arrays) or args.strength:
+        code = _strength(target, args.quiet, args.dask, args.dask_timeout)
+        if code:
+            return code
+    try:
+        if args.dask is None:
+            summary = publish_buckets(target, args.street, args.method, args.k, seed=args.seed,
+                                      max_iter=args.max_iter, quiet=args.quiet)  # fmt: skip
+        else:
+            from twoplustwo.cli.cluster import dask_client
+
+            with dask_client(args.dask, args.dask_timeout) as client:
+                summary = publish_buckets(target, args.street, args.method, args.k, seed=args.seed,
+                                          max_iter=args.max_iter, quiet=args.quiet,
+                                          executor=client.get_executor())  # fmt: skip
+    except (OSError, ValueError) as e:
+        print(f"bucket table failed: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("bucket table interrupted, the tables left as they were", file=sys.stderr)
+        return 130
+    if not args.quiet:
+        print(describe_summary(summary), file=sys.stderr)
+        print(f"published to {target}", file=sys.stderr)
     return 0
 
 

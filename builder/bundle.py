@@ -32,7 +32,7 @@ from twoplustwo.tables.bundle import (
     install_bundle,
 )
 from twoplustwo.tables.default import load_tables
-from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, STRENGTH_ROLES, bundle_name, parse_manifest
+from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, bundle_name, optional_length, parse_manifest
 from twoplustwo.tables.load import default_path
 
 __all__ = ["BundleReport", "LEVEL", "WINDOW_LOG", "main", "transform_for", "write_bundle"]
@@ -121,8 +121,9 @@ def write_bundle(
     t = load_tables(root, verify=True)
     if manifest != t.manifest:
         raise OSError(f"{root}: tables were republished while bundling; run again")
-    if any(f["role"] in STRENGTH_ROLES for f in manifest["files"]):
-        manifest = {**manifest, "files": [f for f in manifest["files"] if f["role"] not in STRENGTH_ROLES]}
+    # The tables for poker AI (strength and buckets) stay out: hundreds of megabytes, built where they are used.
+    if any(optional_length(f["role"]) is not None for f in manifest["files"]):
+        manifest = {**manifest, "files": [f for f in manifest["files"] if optional_length(f["role"]) is None]}
         text = (json.dumps(manifest, indent=2) + "\n").encode("utf-8")
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)

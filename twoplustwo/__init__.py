@@ -25,6 +25,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from twoplustwo.abstraction.buckets import bucket_of, buckets
+    from twoplustwo.abstraction.kmedians import Clustering, kmedians
     from twoplustwo.hands.batch import best_five, evaluate_batch
     from twoplustwo.hands.handranks import export_handranks, handranks_value, value_from_handranks
     from twoplustwo.hands.histograms import histogram
@@ -85,6 +87,7 @@ __all__ = [
     "RANKS",
     "SUITS",
     "Category",
+    "Clustering",
     "HandDescription",
     "HandIndexer",
     "PlayerEquity",
@@ -96,6 +99,8 @@ __all__ = [
     "Tables",
     "backend",
     "best_five",
+    "bucket_of",
+    "buckets",
     "categories",
     "category_of",
     "class_combos",
@@ -119,6 +124,7 @@ __all__ = [
     "handranks_value",
     "histogram",
     "iter_hands",
+    "kmedians",
     "load_tables",
     "parse_card",
     "parse_cards",
@@ -147,6 +153,10 @@ _HOME = {
     "equity": "odds.calculate",
     "equity_table": "odds.calculate",
     "equity_vs_range": "odds.range_equity",
+    "bucket_of": "abstraction.buckets",
+    "buckets": "abstraction.buckets",
+    "Clustering": "abstraction.kmedians",
+    "kmedians": "abstraction.kmedians",
     "best_five": "hands.batch",
     "evaluate_batch": "hands.batch",
     "FORMAT_VERSION": "tables.format",

@@ -13,6 +13,7 @@ from twoplustwo.cli.cluster import DASK_TIMEOUT
 from twoplustwo.cli.hands import cmd_enumerate, cmd_eval
 from twoplustwo.cli.odds import EQUITY_GAMES, cmd_equity, cmd_preflop, cmd_range
 from twoplustwo.cli.tableset import (
+    cmd_abstraction,
     cmd_build,
     cmd_export_handranks,
     cmd_info,
@@ -98,6 +99,27 @@ def build_parser() -> Parser:
         metavar="N",
         help="hand sizes whose category counts to check (default: 5 6 7)",
     )
+
+    sp = add(
+        "abstraction",
+        cmd_abstraction,
+        "add a table of k buckets per canonical hand of a street to the set (runs the twoplustwo-builder package)",
+    )
+    sp.add_argument("--street", required=True, choices=("flop", "turn", "river"), help="the street")
+    sp.add_argument(
+        "--method", required=True, choices=("emd", "percentile"),
+        help="emd: k-medians under the earth mover's distance (flop, turn); percentile: by ehs alone",
+    )  # fmt: skip
+    sp.add_argument("--k", type=int, required=True, help="the number of buckets, 1 to 65536")
+    sp.add_argument("--seed", type=int, default=0, help="the seed of the first centers (default 0)")
+    sp.add_argument("--max-iter", type=int, default=100, help="the most rounds of the clustering (default 100)")
+    sp.add_argument("--out", type=Path, default=None, help="the table set (default: where tables are read)")
+    sp.add_argument("--dask", metavar="ADDRESS", help="run the assignment steps on this dask scheduler")
+    sp.add_argument(
+        "--dask-timeout", type=float, default=DASK_TIMEOUT, metavar="SECONDS",
+        help=f"how long to wait for the scheduler, then for its first worker (default {DASK_TIMEOUT:g})",
+    )  # fmt: skip
+    sp.add_argument("--quiet", action="store_true", help="no progress bars or summary")
 
     sp = add("build", cmd_build, "build the tables (runs the twoplustwo-builder package)")
     sp.add_argument(

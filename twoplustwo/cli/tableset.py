@@ -12,10 +12,18 @@ from twoplustwo import __version__
 from twoplustwo.cli.output import aligned, is_stdout, stdout_fd
 from twoplustwo.kernels.choice import ENV_VAR as BACKEND_VAR
 from twoplustwo.kernels.choice import backend
-from twoplustwo.tables.format import FORMAT_VERSION, STRENGTH_ROLES, TableError, role_dag
+from twoplustwo.tables.format import FORMAT_VERSION, STRENGTH_ROLES, TableError, parse_bucket_role, role_dag
 from twoplustwo.vocab.values import differs_from_published
 
-__all__ = ["cmd_build", "cmd_export_handranks", "cmd_info", "cmd_install_tables", "cmd_verify", "cmd_warm"]
+__all__ = [
+    "cmd_abstraction",
+    "cmd_build",
+    "cmd_export_handranks",
+    "cmd_info",
+    "cmd_install_tables",
+    "cmd_verify",
+    "cmd_warm",
+]
 
 
 def cmd_info(args: argparse.Namespace) -> int:
@@ -44,16 +52,21 @@ def cmd_info(args: argparse.Namespace) -> int:
     # counts the loader checked (other keys of nodes may hold anything).
     dag_bytes: dict[str, int] = {}
     strength_bytes: dict[str, int] = {}
+    buckets: list[str] = []
     for f in m["files"]:
         if f["role"] in STRENGTH_ROLES:
             street = f["role"].split("/")[1]
             strength_bytes[street] = strength_bytes.get(street, 0) + f["nbytes"]
+            continue
+        if parse_bucket_role(f["role"]) is not None:
+            buckets.append(f["role"].removeprefix("buckets/"))
             continue
         dag = role_dag(f["role"])
         assert dag is not None  # the loader keeps the roles it knows, and only those
         dag_bytes[dag] = dag_bytes.get(dag, 0) + f["nbytes"]
     present = ", ".join(f"{street} ({n / 2**20:,.0f} MiB)" for street, n in sorted(strength_bytes.items()))
     print(f"{'strength':<15} {present or 'none (python -m twoplustwo_builder --strength, or make strength)'}")
+    print(f"{'buckets':<15} {', '.join(sorted(buckets)) or 'none (twoplustwo abstraction)'}")
     print("nodes per depth:")
     rows = [["  dag", "nodes at depth 0..", "total", "bytes"]]
     for dag in sorted(dag_bytes, key=lambda d: ("/" in d, d)):
@@ -128,7 +141,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_build(args: argparse.Namespace) -> int:
+def _builder() -> list[str]:
     # The builder is another distribution: run it as its own program, so the
     # runtime never imports it.
     if importlib.util.find_spec("twoplustwo_builder") is None:
@@ -136,7 +149,23 @@ def cmd_build(args: argparse.Namespace) -> int:
             "building tables needs the twoplustwo-builder package "
             "(pip install ./builder from a checkout, or use `make`)"
         )
-    argv = [sys.executable, "-m", "twoplustwo_builder"]
+    return [sys.executable, "-m", "twoplustwo_builder"]
+
+
+def cmd_abstraction(args: argparse.Namespace) -> int:
+    argv = _builder() + ["--abstraction", "--street", args.street, "--method", args.method, "--k", str(args.k)]
+    argv += ["--seed", str(args.seed), "--max-iter", str(args.max_iter)]
+    if args.out is not None:
+        argv += ["--out", str(args.out)]
+    if args.dask is not None:
+        argv += ["--dask", args.dask, "--dask-timeout", str(args.dask_timeout)]
+    if args.quiet:
+        argv.append("--quiet")
+    return subprocess.run(argv, check=False).returncode
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    argv = _builder()
     if args.out is not None:
         argv += ["--out", str(args.out)]
     for flag in ("quiet", "no_check", "if_missing"):

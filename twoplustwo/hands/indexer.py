@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from itertools import accumulate
+from itertools import accumulate, combinations, permutations
 from typing import Any, cast, overload
 
 import numpy as np
@@ -216,6 +216,42 @@ class HandIndexer:
         if bad_row >= 0:
             raise AssertionError(f"row {bad_row}: an index in range was refused")
         return out[0] if one else out
+
+    def counts(
+        self, indices: Sequence[int] | npt.NDArray[np.integer[Any]], round: int | None = None
+    ) -> npt.NDArray[np.uint8]:
+        """How many hands each index of round ``round`` (default: the last) stands for: 24 over its suit symmetries.
+
+        A hand here is its rounds' cards as sets, so the counts of all the
+        indices of a round sum to the hands dealt: weights that make a table
+        over indices count as the game deals. Bad indices raise as
+        :meth:`unindex` does.
+
+        >>> flop = HandIndexer((2, 3))
+        >>> flop.counts(flop.index([[51, 47, 43, 39, 35], [51, 50, 49, 48, 47]])).tolist()
+        [4, 12]
+        >>> int(HandIndexer((2,)).counts(range(169)).sum(dtype=np.int64))
+        1326
+        """
+        i = self._round(round)
+        hands = self.unindex(np.asarray(indices), round=i)
+        # A renaming of the suits keeps the hand exactly when it maps every
+        # suit to one with the same ranks in every round. Each round's ranks
+        # by suit: 16 bits a suit, suit s in bits 16s..16s+12.
+        card = np.arange(52, dtype=np.uint64)
+        bit = np.left_shift(np.uint64(1), (card >> np.uint64(2)) + np.uint64(16) * (card & np.uint64(3)))
+        starts = (0, *self._dealt)
+        rounds = [np.bitwise_or.reduce(bit[hands[:, starts[r] : starts[r + 1]]], axis=1) for r in range(i + 1)]
+        same = {(a, a): np.ones(len(hands), dtype=bool) for a in range(4)}
+        for a, b in combinations(range(4), 2):
+            eq = np.ones(len(hands), dtype=bool)
+            for x in rounds:
+                eq &= ((x >> np.uint64(16 * a)) & np.uint64(0x1FFF)) == ((x >> np.uint64(16 * b)) & np.uint64(0x1FFF))
+            same[a, b] = same[b, a] = eq
+        kept = np.zeros(len(hands), dtype=np.uint8)
+        for perm in permutations(range(4)):
+            kept += same[0, perm[0]] & same[1, perm[1]] & same[2, perm[2]] & same[3, perm[3]]
+        return (24 // kept).astype(np.uint8)
 
     def _round(self, round: int | None) -> int:
         """``round`` checked (0-based), or the last round for None."""

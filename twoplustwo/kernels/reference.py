@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from twoplustwo.kernels.draws import Ordered
     from twoplustwo.kernels.interface import F64, I64, U8, U16, Layers
 
-__all__ = ["ALL_CARDS", "DAGS", "Walker", "index_rows", "omaha_low_rows", "unindex_rows"]
+__all__ = ["ALL_CARDS", "DAGS", "Walker", "index_rows", "median_rows", "nearest_rows", "omaha_low_rows", "unindex_rows"]
 
 #: Every card of the 52: hold'em's deck, as a mask.
 ALL_CARDS = (1 << 52) - 1
@@ -588,6 +588,25 @@ def unindex_rows(
     x, n, c, f = (_array(a) for a in (indices, counts, codes, offsets))
     return indexing.unindex_rows(x, n, c, f, _array(out, writable=True))
 
+
+def nearest_rows(
+    points: U16, centers: U16, labels: U16, dists: npt.NDArray[np.uint32], /
+) -> None:
+    """Each uint16 point's nearest center under L1 (the lowest index among equals), and its distance."""
+    from twoplustwo.kernels import clustering
+
+    p, c = _array(points), _array(centers)
+    clustering.nearest_rows(p, c, _array(labels, writable=True), _array(dists, writable=True))
+
+
+def median_rows(
+    points: U16, labels: U16, weights: npt.NDArray[np.int64], centers: U16, totals: npt.NDArray[np.int64], /
+) -> None:
+    """Each cluster's total weight, and its weighted median where that is positive."""
+    from twoplustwo.kernels import clustering
+
+    p, lab, w = _array(points), _array(labels), _array(weights)
+    clustering.median_rows(p, lab, w, _array(centers, writable=True), _array(totals, writable=True))
 
 def _omaha_rows(
     layers: list[npt.NDArray[np.unsignedinteger[Any]]] | None,

@@ -46,13 +46,19 @@ __all__ = [
     "MAX_MANIFEST_BYTES",
     "MAX_OFFSET",
     "ROLES",
+    "BUCKET_METHODS",
+    "BUCKET_STREETS",
+    "MAX_BUCKETS",
     "STRENGTH_BINS",
     "STRENGTH_ROLES",
     "TableError",
     "check_header",
     "check_shapes",
     "file_kind",
+    "bucket_role",
     "known_role",
+    "optional_length",
+    "parse_bucket_role",
     "layer_role",
     "npy_header",
     "open_regular",
@@ -132,9 +138,68 @@ STRENGTH_ROLES: dict[str, int] = {
 }
 
 
+#: The bucket tables' streets (spec/README.md, section 15), each with its
+#: indexer's rounds and length: one uint16 bucket per suit-isomorphic index.
+BUCKET_STREETS: dict[str, tuple[tuple[int, ...], int]] = {
+    "flop": ((2, 3), 1_286_792),
+    "turn": ((2, 4), 13_960_050),
+    "river": ((2, 5), 123_156_254),
+}
+#: The clustering methods of each street.
+BUCKET_METHODS: dict[str, tuple[str, ...]] = {
+    "flop": ("emd", "percentile"),
+    "turn": ("emd", "percentile"),
+    "river": ("percentile",),
+}
+#: The most buckets a table may hold: its entries are uint16.
+MAX_BUCKETS = 65536
+_BUCKET_ROLE = re.compile(r"buckets/([a-z]+)/([a-z]+)/([1-9][0-9]{0,4})")
+
+
+def bucket_role(street: str, method: str, k: int) -> str:
+    """The role of the table of ``k`` buckets by ``method`` on ``street``.
+
+    >>> bucket_role("flop", "emd", 200)
+    'buckets/flop/emd/200'
+    >>> bucket_role("river", "emd", 200)
+    Traceback (most recent call last):
+    ...
+    ValueError: method must be one of 'percentile' on the river, got 'emd'
+    """
+    if street not in BUCKET_STREETS:
+        raise ValueError(f"street must be one of {', '.join(map(repr, BUCKET_STREETS))}, got {street!r}")
+    if method not in BUCKET_METHODS[street]:
+        names = ", ".join(map(repr, BUCKET_METHODS[street]))
+        raise ValueError(f"method must be one of {names} on the {street}, got {method!r}")
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"k must be an int, got {type(k).__name__}")
+    if not 1 <= k <= MAX_BUCKETS:
+        raise ValueError(f"k must be from 1 to {MAX_BUCKETS}, got {k}")
+    return f"buckets/{street}/{method}/{k}"
+
+
+def parse_bucket_role(role: str) -> tuple[str, str, int] | None:
+    """``(street, method, k)`` of a bucket table's role, or None for any other role."""
+    m = _BUCKET_ROLE.fullmatch(role)
+    if m is None:
+        return None
+    street, method, k = m.group(1), m.group(2), int(m.group(3))
+    if street not in BUCKET_STREETS or method not in BUCKET_METHODS[street] or k > MAX_BUCKETS:
+        return None
+    return street, method, k
+
+
+def optional_length(role: str) -> int | None:
+    """The length of an optional role of fixed length (a strength or bucket table's), or None for other roles."""
+    if role in STRENGTH_ROLES:
+        return STRENGTH_ROLES[role]
+    bucket = parse_bucket_role(role)
+    return None if bucket is None else BUCKET_STREETS[bucket[0]][1]
+
+
 def known_role(role: str) -> bool:
-    """Whether this version knows ``role``: a DAG's (:func:`role_dag`) or a strength table's."""
-    return role in STRENGTH_ROLES or role_dag(role) is not None
+    """Whether this version knows ``role``: a DAG's (:func:`role_dag`), a strength or a bucket table's."""
+    return optional_length(role) is not None or role_dag(role) is not None
 
 
 def role_dag(role: str) -> str | None:
@@ -350,7 +415,7 @@ def check_shapes(m: dict[str, Any], where: str | os.PathLike[str]) -> None:
         if dag is not None:
             by_dag.setdefault(dag, []).append(f)
     for f in m["files"]:
-        want = STRENGTH_ROLES.get(f["role"])
+        want = optional_length(f["role"])
         if want is not None and f["shape"][0] != want:
             raise TableError(f"{where}: {f['role']} has {f['shape'][0]} entries (shape), expected {want}")
     for dag, files in by_dag.items():

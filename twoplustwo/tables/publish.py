@@ -86,7 +86,7 @@ _STAGE_NAME = re.compile(re.escape(STAGE_PREFIX) + r"[0-9]+-[0-9a-f]{8}")
 # ".", a label, .npy. Content names are the label of 16 hex digits; older or
 # hand-made sets may use others. The role part is checked by _is_array_name.
 _ARRAY_NAME = re.compile(
-    r"((?:[a-z0-9-]+\.)?dag[0-9]+\.(?:layer|value)[0-9]+|strength\.[a-z]+\.[a-z0-9]+)\.[A-Za-z0-9_-][A-Za-z0-9._-]*\.npy"
+    r"((?:[a-z0-9-]+\.)?dag[0-9]+\.(?:layer|value)[0-9]+|strength\.[a-z]+\.[a-z0-9]+|buckets\.[a-z]+\.[a-z]+\.[0-9]+)\.[A-Za-z0-9_-][A-Za-z0-9._-]*\.npy"
 )
 _O_NOFOLLOW: int = getattr(os, "O_NOFOLLOW", 0)
 _O_NONBLOCK: int = getattr(os, "O_NONBLOCK", 0)

@@ -187,6 +187,10 @@ PyObject *Walker_sample_games(Walker *self, PyObject *const *args, Py_ssize_t na
 PyObject *core_index_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_unindex_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* cluster.c */
+PyObject *core_nearest_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_median_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

@@ -27,6 +27,10 @@ static PyMethodDef core_functions[] = {
     {"unindex_rows", (PyCFunction)(void (*)(void))core_unindex_rows, METH_FASTCALL,
      "unindex_rows(indices, counts, codes, offsets, out) -> int: the canonical hand of each index; the first bad "
      "index or -1"},
+    {"nearest_rows", (PyCFunction)(void (*)(void))core_nearest_rows, METH_FASTCALL,
+     "nearest_rows(points, centers, labels, dists) -> None: each uint16 point's nearest center under L1"},
+    {"median_rows", (PyCFunction)(void (*)(void))core_median_rows, METH_FASTCALL,
+     "median_rows(points, labels, weights, centers, totals) -> None: each cluster's weight and weighted median"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,0 +1,168 @@
+"""The bucket tables (twoplustwo_builder.abstraction): their rows, weights and baseline against direct computation,
+and publishing them, on strength tables built from a few board classes.
+
+The full tables take minutes (``make bench``'s poker_ai section times them); here the strength tables
+hold only the indices a few boards reach, and everything read from them is checked at those indices.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import twoplustwo as tp
+from twoplustwo.tables.load import Tables, default_path
+from twoplustwo_builder import abstraction as ab
+from twoplustwo_builder import strength as st
+from twoplustwo_builder.write import publish, stage
+
+pytestmark = pytest.mark.skipif(tp.backend() != "c", reason="the strength tables are built with the C sweeps")
+
+FEW = {"river": st.canonical_boards_of(5)[::9001], "turn": st.canonical_boards_of(4)[::4001],
+       "flop": st.canonical_boards_of(3)[::301]}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def strength_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the checkout's set, published again with strength tables built from a few board classes."""
+    target = tmp_path_factory.mktemp("set") / "tables"
+    shutil.copytree(default_path(), target, ignore=shutil.ignore_patterns(".*"))
+    t = tp.load_tables(target)
+    arrays, _ = st.strength_arrays(t, FEW)
+    kept = {f["role"]: t.arrays[f["role"]] for f in t.manifest["files"]}
+    info = {k: v for k, v in t.manifest.items() if k not in ("format_version", "files")}
+    publish(stage(target, {**kept, **arrays}, info))
+    return target
+
+
+def test_counts_are_the_raw_hands_of_each_index() -> None:
+    """Every (2, 3) hand dealt, indexed: each index is hit as often as counts() says."""
+    flop = tp.HandIndexer((2, 3))
+    hits = np.zeros(flop.size(), dtype=np.int64)
+    boards = np.array(list(combinations(range(52), 3)), dtype=np.uint8)
+    for a, b in combinations(range(52), 2):
+        rest = boards[~np.isin(boards, (a, b)).any(axis=1)]
+        hands = np.concatenate([np.tile(np.array([a, b], dtype=np.uint8), (len(rest), 1)), rest], axis=1)
+        hits += np.bincount(flop.index(hands).astype(np.intp), minlength=flop.size())
+    assert (hits == flop.counts(np.arange(flop.size()))).all()
+
+
+def test_weights_make_canonical_buckets_those_of_the_raw_hands() -> None:
+    """k-medians of the canonical hands with their counts puts every raw hand where clustering all of them does."""
+    indexer = tp.HandIndexer((2, 1))
+    canonical = indexer.unindex(np.arange(indexer.size()))
+    # Rows that a renaming of the suits keeps: ranks, whether suited, whether the card pairs or suits the hole.
+    rank, suit = canonical >> 2, canonical & 3
+    suited = 5 * (suit[:, 0] == suit[:, 1])
+    flush_card = 3 * ((suit[:, 2] == suit[:, 0]) | (suit[:, 2] == suit[:, 1]))
+    rows = np.stack([rank[:, 0], rank[:, 1], rank[:, 2], suited, flush_card], axis=1).astype(np.uint16)
+    raw = np.array([(a, b, c) for a, b in combinations(range(52), 2) for c in range(52) if c not in (a, b)],
+                   dtype=np.uint8)  # fmt: skip
+    at = indexer.index(raw).astype(np.intp)
+    counts = indexer.counts(np.arange(indexer.size()))
+    assert (np.bincount(at, minlength=indexer.size()) == counts).all()
+    canonical_buckets = tp.kmedians(rows, counts, k=25, seed=4)
+    raw_buckets = tp.kmedians(rows[at], k=25, seed=4)
+    assert (raw_buckets.labels == canonical_buckets.labels[at]).all()
+    assert raw_buckets.cost == canonical_buckets.cost
+
+
+def test_percentile_buckets_against_their_definition() -> None:
+    rng = np.random.default_rng(3)
+    strength = rng.integers(0, 40, 500)
+    weights = rng.integers(1, 25, 500)
+    got = ab.percentile_buckets(strength, weights, 7)
+    total = weights.sum()
+    for i in range(500):
+        assert got[i] == 7 * weights[strength < strength[i]].sum() // total
+
+
+def test_rows_are_each_hands_equity_distribution(strength_set: Path) -> None:
+    t = tp.load_tables(strength_set)
+    f = ab.features(t, "flop", "emd")
+    assert f.points is not None and f.points.shape == (1_286_792, 49) and f.scale == 1081 * 50
+    flop = tp.HandIndexer((2, 3))
+    rng = np.random.default_rng(6)
+    for board in FEW["flop"][:12].tolist():
+        hole = [int(c) for c in rng.choice([c for c in range(52) if c not in board], 2, replace=False)]
+        i = flop.index(hole + board)
+        want = tp.strength(hole, board, bins=50)
+        assert want.histogram is not None
+        assert f.points[i].tolist() == np.cumsum(want.histogram)[:-1].tolist()
+        assert int(f.strength[i]) == round(want.ehs * 1980 * 1081)
+    assert (f.weights == flop.counts(np.arange(flop.size()))).all()
+
+
+def test_turn_rows_are_the_sorted_rivers(strength_set: Path) -> None:
+    plain = tp.load_tables(strength_set)
+    turn = tp.HandIndexer((2, 4))
+    hands = [tp.parse_cards(h) for h in ("As Ah Kd 7c 2h 3h", "Th 9h 8h 7c 2d Kh", "7c 2d Qs Js 4h 4c")]
+    at = np.array([turn.index(h) for h in hands], dtype=np.uint64)
+    # The river tables at every river of these hands, built for their boards alone.
+    boards = np.array([sorted(h[2:] + [r]) for h in hands for r in range(52) if r not in h], dtype=np.uint8)
+    wins, ties, _ = st.build_river(plain, boards)
+    t = Tables(plain.path, plain.manifest, {**plain.buffers, "strength/river/wins": wins, "strength/river/ties": ties})
+    rows = ab.turn_rows(t, at)
+    for hand, row in zip(hands, rows):
+        canonical = turn.unindex(turn.index(hand)).tolist()
+        want = sorted(round(tp.strength(canonical[:2], canonical[2:] + [r]).ehs * 1980)
+                      for r in range(52) if r not in canonical)  # fmt: skip
+        assert row.tolist() == want
+
+
+def test_published_tables_are_read_back(strength_set: Path) -> None:
+    before = {f["role"]: f["sha256"] for f in tp.load_tables(strength_set).manifest["files"]}
+    summary = ab.publish_buckets(strength_set, "flop", "emd", 8, seed=2, max_iter=30)
+    assert summary["k"] == 8 and 0 < summary["mean_emd"] < summary["percentile_mean_emd"]
+    t = tp.load_tables(strength_set)
+    table, again = ab.bucket_table(t, "flop", "emd", 8, seed=2, max_iter=30)
+    read = tp.buckets("flop", "emd", 8, tables=t)
+    assert read.tobytes() == table.tobytes() and again["mean_emd"] == summary["mean_emd"]
+    at = tp.HandIndexer((2, 3)).index("As Ah Kd 7c 2h")
+    assert tp.bucket_of("As Ah", "Kd 7c 2h", "emd", 8, tables=t) == table[at]
+    files = {f["role"]: f["sha256"] for f in t.manifest["files"]}
+    assert {r: files[r] for r in before} == before  # the other files are kept as they were
+    assert t.manifest["buckets"]["flop/emd/8"]["seed"] == 2
+    ab.publish_buckets(strength_set, "flop", "percentile", 4)
+    ab.publish_buckets(strength_set, "flop", "emd", 8, seed=3, max_iter=30)  # the same role again: replaced
+    t = tp.load_tables(strength_set)
+    roles = [f["role"] for f in t.manifest["files"]]
+    assert roles.count("buckets/flop/emd/8") == 1 and "buckets/flop/percentile/4" in roles
+    assert set(t.manifest["buckets"]) == {"flop/emd/8", "flop/percentile/4"}
+    assert t.manifest["buckets"]["flop/emd/8"]["seed"] == 3
+    strength = ab.features(t, "flop", "percentile").strength
+    assert (tp.buckets("flop", "percentile", 4, tables=t) == ab.percentile_buckets(
+        strength, tp.HandIndexer((2, 3)).counts(np.arange(len(strength))), 4)).all()  # fmt: skip
+
+
+def test_the_command_line_builds_one(strength_set: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "twoplustwo", "abstraction", "--street", "flop", "--method", "emd",
+                          "--k", "5", "--max-iter", "10", "--out", str(strength_set)],
+                         capture_output=True, text=True, check=False)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "flop emd k=5: mean EMD" in out.stderr
+    manifest = json.loads((strength_set / "manifest.json").read_text())
+    assert "flop/emd/5" in manifest["buckets"]
+    bad = subprocess.run([sys.executable, "-m", "twoplustwo_builder", "--abstraction", "--street", "river",
+                          "--method", "emd", "--k", "5", "--out", str(strength_set)],
+                         capture_output=True, text=True, check=False)  # fmt: skip
+    assert bad.returncode == 2 and "method must be one of 'percentile' on the river" in bad.stderr
+
+
+def test_a_dask_cluster_clusters_as_this_process_does(strength_set: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    t = tp.load_tables(strength_set)
+    local, _ = ab.bucket_table(t, "flop", "emd", 6, seed=1, max_iter=8)
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        remote, _ = ab.bucket_table(t, "flop", "emd", 6, seed=1, max_iter=8, executor=client.get_executor())
+    assert remote.tobytes() == local.tobytes()

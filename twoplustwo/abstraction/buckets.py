@@ -1,0 +1,93 @@
+"""The bucket tables of a table set: each canonical hand's bucket on a street, for solvers' card abstraction.
+
+A bucket table holds one uint16 per index of the street's
+:class:`~twoplustwo.HandIndexer` (``(2, 3)`` on the flop, ``(2, 4)`` on the
+turn, ``(2, 5)`` on the river), buckets numbered from the weakest up. The
+builder makes them (``twoplustwo abstraction --street flop --method emd --k
+200``) and publishes them into the set; spec/README.md, section 15, gives
+their roles to any other reader. :func:`buckets` maps one, read-only;
+:func:`bucket_of` looks up one hand, and a batch is one index call:
+
+    >>> flop = buckets("flop", "emd", 200)                          # doctest: +SKIP
+    >>> flop[HandIndexer((2, 3)).index(hands)]                      # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from twoplustwo.hands.indexer import HandIndexer
+from twoplustwo.tables.default import get_tables
+from twoplustwo.tables.format import BUCKET_STREETS, bucket_role
+from twoplustwo.tables.load import Tables
+from twoplustwo.vocab.cards import format_cards, parse_cards
+
+__all__ = ["bucket_of", "buckets"]
+
+_STREET_OF = {3: "flop", 4: "turn", 5: "river"}
+# Tables whose entries were checked to be below k, by the identity of their array (a set is immutable).
+_checked: dict[int, Any] = {}
+
+
+def buckets(street: str, method: str, k: int, *, tables: Tables | None = None) -> npt.NDArray[np.uint16]:
+    """The table of ``k`` buckets by ``method`` on ``street`` (``"flop"``, ``"turn"`` or ``"river"``), memory-mapped.
+
+    Entry ``i`` is the bucket (``0..k-1``, the weakest first) of the hands of
+    index ``i`` of the street's indexer. A set without the table raises
+    ``ValueError`` saying how to build it, and one with an entry of ``k`` or
+    more is refused.
+
+    >>> buckets("flop", "emd", 999, tables=None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the table set at ... has no buckets/flop/emd/999 table: build it with twoplustwo abstraction ...
+    """
+    role = bucket_role(street, method, k)
+    t = get_tables(tables)
+    found = t.arrays.get(role)
+    if found is None:
+        raise ValueError(
+            f"the table set at {t.path} has no {role} table: build it with "
+            f"twoplustwo abstraction --street {street} --method {method} --k {k}"
+        )
+    table: npt.NDArray[Any] = found
+    if _checked.get(id(table)) is not table:
+        if table.dtype.kind != "u" or (len(table) and int(table.max()) >= k):
+            raise ValueError(f"{t.path}: the {role} table holds a bucket of {k} or more (or is not unsigned ints)")
+        _checked[id(table)] = table
+    if table.dtype != np.uint16:  # the writer picks the smallest dtype; callers get one type
+        table = table.astype(np.uint16)
+        table.flags.writeable = False
+    return table
+
+
+def bucket_of(
+    hole: str | Sequence[int | str],
+    board: str | Sequence[int | str],
+    method: str,
+    k: int,
+    *,
+    tables: Tables | None = None,
+) -> int:
+    """The bucket of two hole cards on a board of 3, 4 or 5 cards, from the set's table of ``k`` buckets by ``method``.
+
+    >>> bucket_of("As Ah", "Kd 7c", "emd", 200)
+    Traceback (most recent call last):
+    ...
+    ValueError: board must be 3, 4 or 5 cards, got 2
+    """
+    h, b = parse_cards(hole), parse_cards(board)
+    if len(h) != 2:
+        raise ValueError(f"hole must be 2 cards, got {len(h)}")
+    if len(b) not in _STREET_OF:
+        raise ValueError(f"board must be 3, 4 or 5 cards, got {len(b)}")
+    shared = set(h) & set(b)
+    if shared:
+        raise ValueError(f"{format_cards(sorted(shared))} is in both the hole and the board")
+    street = _STREET_OF[len(b)]
+    table = buckets(street, method, k, tables=tables)
+    return int(table[HandIndexer(BUCKET_STREETS[street][0]).index([*h, *b])])

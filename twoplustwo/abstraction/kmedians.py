@@ -1,0 +1,308 @@
+"""Weighted k-medians of uint16 rows under the L1 distance: exact, and the same bytes on any threads or workers.
+
+When each row is a cumulative histogram (or a sorted sample) of a hand's
+equity, the L1 distance between two rows is the earth mover's distance
+between the two distributions, in one dimension exactly. The clustering
+alternates the two steps of :mod:`twoplustwo.kernels.clustering` (in C when
+it is built): every row to its nearest center, and every center to the
+weighted median of its rows, which is the point nearest in sum to them. All
+arithmetic is on integers, so the cost never rises from one round to the
+next and nothing depends on how the rows are split.
+
+The clustering sees only the distinct rows with their summed weights, in
+sorted order: so the answer depends on the rows and weights alone, not on
+their order, and repeated rows cost nothing. The first centers are drawn by
+k-means++ (each next one a row drawn with chance proportional to its weight
+times its distance to the nearest center so far) from a generator seeded
+with ``seed``.
+
+>>> rows = np.array([[0, 1], [0, 2], [9, 9], [8, 9], [0, 1]], dtype=np.uint16)
+>>> c = kmedians(rows, k=2, seed=1)
+>>> c.labels.tolist(), c.centers.tolist(), c.cost
+([0, 0, 1, 1, 0], [[0, 1], [8, 9]], 2)
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from twoplustwo.kernels.choice import chosen
+from twoplustwo.kernels.pool import resolve_threads, run
+from twoplustwo.progress import progress
+
+__all__ = ["Clustering", "kmedians", "nearest"]
+
+# Rows per call of the kernel: a few milliseconds, so that Ctrl-C and a stop are prompt.
+_STEP = 1 << 13
+# Rows per task on an executor.
+_TASK = 1 << 18
+
+
+@dataclass(frozen=True)
+class Clustering:
+    """The result of :func:`kmedians`.
+
+    ``labels`` holds each row's cluster (uint16, in the rows' order) and
+    ``centers`` the ``(k, d)`` centers, ordered as :func:`kmedians` says;
+    ``cost`` is the sum over rows of weight times L1 distance to the row's
+    center, and ``weight`` the sum of the weights, so ``cost / weight`` is
+    the mean distance. ``iterations`` counts the assignment rounds, and
+    ``converged`` says whether the last one moved no row.
+    """
+
+    labels: npt.NDArray[np.uint16]
+    centers: npt.NDArray[np.uint16]
+    cost: int
+    weight: int
+    iterations: int
+    converged: bool
+
+
+def nearest(
+    points: npt.NDArray[np.uint16],
+    centers: npt.NDArray[np.uint16],
+    hints: npt.NDArray[np.uint16] | None = None,
+    *,
+    threads: int | None = None,
+    executor: Executor | None = None,
+    update: Callable[[int], object] | None = None,
+) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint32]]:
+    """Each row's nearest center under L1 (the lowest index among equals) and its distance.
+
+    ``hints``, a guess of each row's nearest center (its last one), only
+    makes the search faster. With ``executor`` the rows go out in blocks as
+    its tasks; otherwise they are split over ``threads`` threads.
+    ``update(rows)`` is told of the rows done as they are.
+
+    >>> nearest(np.array([[1, 1], [5, 5]], dtype=np.uint16), np.array([[0, 0], [4, 6]], dtype=np.uint16))
+    (array([0, 1], dtype=uint16), array([2, 2], dtype=uint32))
+    """
+    n = len(points)
+    labels = np.full(n, 0xFFFF, dtype=np.uint16) if hints is None else np.array(hints, dtype=np.uint16)
+    dists = np.empty(n, dtype=np.uint32)
+    if executor is not None:
+        bounds = list(range(0, n, _TASK))
+        futures = [executor.submit(_nearest_task, points[a : a + _TASK], centers, labels[a : a + _TASK])
+                   for a in bounds]  # fmt: skip
+        try:
+            for a, f in zip(bounds, futures):
+                labels[a : a + _TASK], dists[a : a + _TASK] = f.result()
+                if update is not None:
+                    update(len(labels[a : a + _TASK]))
+        finally:
+            for f in futures:
+                f.cancel()
+        return labels, dists
+    workers = min(resolve_threads(threads), max(1, n // _STEP))
+    stop = threading.Event()
+    kernel = chosen().nearest_rows
+
+    def part(i: int) -> None:
+        a, b = n * i // workers, n * (i + 1) // workers
+        for lo in range(a, b, _STEP):
+            if stop.is_set():
+                return
+            hi = min(lo + _STEP, b)
+            kernel(points[lo:hi], centers, labels[lo:hi], dists[lo:hi])
+            if update is not None:
+                update(hi - lo)
+
+    run(workers, part, range(workers), stop=stop)
+    return labels, dists
+
+
+def _nearest_task(
+    points: npt.NDArray[np.uint16], centers: npt.NDArray[np.uint16], hints: npt.NDArray[np.uint16]
+) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint32]]:
+    """One executor task of :func:`nearest`: a block of rows, on one thread of its worker."""
+    return nearest(points, centers, hints, threads=1)
+
+
+def _check(points: Any, weights: Any, k: Any) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.int64]]:
+    if not isinstance(points, np.ndarray) or points.dtype != np.uint16 or points.ndim != 2:
+        raise TypeError(f"points must be an (N, d) uint16 array, got {_describe(points)}")
+    if points.shape[1] < 1 or len(points) < 1:
+        raise ValueError(f"points must hold at least one row of at least one value, got shape {points.shape}")
+    if weights is None:
+        w = np.ones(len(points), dtype=np.int64)
+    else:
+        if not isinstance(weights, np.ndarray) or weights.dtype.kind not in "iu" or weights.shape != (len(points),):
+            got = _describe(weights)
+            raise TypeError(f"weights must be None or an integer array of {len(points)} entries, got {got}")
+        if (weights < 0).any():
+            raise ValueError(f"weights must be at least 0: row {int(np.argmax(weights < 0))} has a negative weight")
+        if weights.dtype == np.uint64 and (weights >= 1 << 62).any():
+            raise ValueError("weights must sum below 2**62")
+        w = weights.astype(np.int64)
+        if sum(int(x) for x in w) >= 1 << 62:
+            raise ValueError("weights must sum below 2**62")
+        if not w.any():
+            raise ValueError("weights must not all be 0")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise TypeError(f"k must be an int, got {type(k).__name__}")
+    if not 1 <= k <= 65536:
+        raise ValueError(f"k must be from 1 to 65536, got {k}")
+    return np.ascontiguousarray(points), w
+
+
+def _describe(a: Any) -> str:
+    return f"a {a.ndim}-D {a.dtype} array" if isinstance(a, np.ndarray) else type(a).__name__
+
+
+def kmedians(
+    points: npt.NDArray[np.uint16],
+    weights: npt.NDArray[np.integer[Any]] | None = None,
+    *,
+    k: int,
+    seed: int = 0,
+    max_iter: int = 100,
+    strength: npt.NDArray[np.integer[Any]] | None = None,
+    threads: int | None = None,
+    executor: Executor | None = None,
+    quiet: bool = False,
+    report: Callable[[int, int, int], object] | None = None,
+) -> Clustering:
+    """Cluster the ``(N, d)`` uint16 ``points`` into ``k`` clusters, minimising the weighted sum of L1 distances.
+
+    ``weights`` (non-negative ints, default 1 each) count each row that many
+    times. The result is a local optimum: no row is nearer another center,
+    and no center can move nearer in sum to its rows. It stops when a round
+    moves no row or after ``max_iter`` rounds.
+
+    Clusters are numbered by their rows' weighted mean ``strength`` (one int
+    per row), weakest first, when it is given, and else by their centers in
+    sorted order. ``k`` must not exceed the number of distinct rows of
+    positive weight. ``report(round, moved_rows, cost)`` is called after each
+    round; with ``quiet`` False a bar shows each round's progress on a
+    terminal.
+
+    >>> rows = np.array([[0], [1], [2], [10], [11], [30]], dtype=np.uint16)
+    >>> kmedians(rows, k=3, strength=-rows[:, 0].astype(np.int64)).labels.tolist()
+    [2, 2, 2, 1, 1, 0]
+    """
+    pts, w = _check(points, weights, k)
+    if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
+        raise ValueError(f"max_iter must be an int of at least 1, got {max_iter!r}")
+    if strength is not None and (
+        not isinstance(strength, np.ndarray) or strength.dtype.kind not in "iu" or strength.shape != (len(pts),)
+    ):
+        raise TypeError(f"strength must be None or an integer array of {len(pts)} entries, got {_describe(strength)}")
+    seen = w > 0
+    distinct, inverse = np.unique(pts[seen], axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    mass = np.zeros(len(distinct), dtype=np.int64)
+    np.add.at(mass, inverse, w[seen])
+    if k > len(distinct):
+        raise ValueError(f"k = {k} exceeds the {len(distinct)} distinct rows of positive weight")
+    centers = _seed(distinct, mass, k, np.random.default_rng(seed), threads, executor, quiet)
+    labels = np.full(len(distinct), 0xFFFF, dtype=np.uint16)
+    totals = np.empty(k, dtype=np.int64)
+    backend = chosen()
+    converged, rounds, cost = False, 0, 0
+    while rounds < max_iter:
+        with progress(len(distinct), "rows", desc=f"round {rounds + 1}", quiet=quiet) as update:
+            new, dists = nearest(distinct, centers, labels, threads=threads, executor=executor, update=update)
+        moved = int(np.count_nonzero(new != labels))
+        labels = new
+        rounds += 1
+        cost = int(mass @ dists.astype(np.int64))
+        if report is not None:
+            report(rounds, moved, cost)
+        if moved == 0:
+            converged = True
+            break
+        backend.median_rows(distinct, labels, mass, centers, totals)
+        _refill(distinct, labels, dists, totals, centers)
+    raw = labels[inverse].astype(np.intp)
+    order = _order(centers, raw, w[seen], None if strength is None else strength[seen])
+    rank = np.empty(k, dtype=np.uint16)
+    rank[order] = np.arange(k, dtype=np.uint16)
+    out = np.zeros(len(pts), dtype=np.uint16)
+    out[seen] = rank[raw]
+    if not seen.all():  # rows of weight 0 go to their nearest center too
+        out[~seen] = rank[nearest(pts[~seen], centers, threads=threads)[0]]
+    return Clustering(out, centers[order], cost, int(mass.sum()), rounds, converged)
+
+
+def _seed(
+    rows: npt.NDArray[np.uint16],
+    mass: npt.NDArray[np.int64],
+    k: int,
+    rng: np.random.Generator,
+    threads: int | None,
+    executor: Executor | None,
+    quiet: bool,
+) -> npt.NDArray[np.uint16]:
+    """k-means++ for L1: each next center a row drawn with chance proportional to weight times distance."""
+    centers = np.empty((k, rows.shape[1]), dtype=np.uint16)
+    centers[0] = rows[_draw(np.cumsum(mass), rng)]
+    best = nearest(rows, centers[:1], threads=threads, executor=executor)[1].astype(np.int64)
+    with progress(k, "centers", desc="seeding", quiet=quiet) as update:
+        update(1)
+        for c in range(1, k):
+            # Rows already chosen are at distance 0, so each draw is a new distinct row.
+            centers[c] = rows[_draw(np.cumsum(mass * best), rng)]
+            np.minimum(best, nearest(rows, centers[c : c + 1], threads=threads, executor=executor)[1], out=best)
+            update(1)
+    return centers
+
+
+def _draw(cumulative: npt.NDArray[np.int64], rng: np.random.Generator) -> int:
+    """A place drawn with chance proportional to its step in ``cumulative``: exactly, in integers."""
+    return int(np.searchsorted(cumulative, rng.integers(int(cumulative[-1])), side="right"))
+
+
+def _refill(
+    rows: npt.NDArray[np.uint16],
+    labels: npt.NDArray[np.uint16],
+    dists: npt.NDArray[np.uint32],
+    totals: npt.NDArray[np.int64],
+    centers: npt.NDArray[np.uint16],
+) -> None:
+    """Move each empty cluster's center onto the row farthest from its own (the first among equals)."""
+    far = dists.astype(np.int64)
+    for c in np.flatnonzero(totals == 0):
+        i = int(np.argmax(far))
+        if far[i] == 0:
+            return  # every row sits on a center: nothing better to move to
+        centers[c] = rows[i]
+        labels[i] = c
+        far[i] = 0
+
+
+def _order(
+    centers: npt.NDArray[np.uint16],
+    labels: npt.NDArray[np.intp],
+    weights: npt.NDArray[np.int64],
+    strength: npt.NDArray[np.integer[Any]] | None,
+) -> npt.NDArray[np.intp]:
+    """The clusters in their final order: by the weighted mean strength of their rows, else by center.
+
+    ``labels`` and ``weights`` are the raw rows' (of positive weight), as
+    is ``strength``; means are compared as exact fractions, equal ones by
+    center.
+    """
+    by_center: npt.NDArray[np.intp] = np.lexsort(centers.T[::-1])
+    if strength is None:
+        return by_center
+    from fractions import Fraction
+
+    k = len(centers)
+    s = strength.astype(np.int64)
+    if int(np.abs(s).max()) * int(weights.sum()) >= 1 << 62:
+        raise ValueError("strength times weight must stay below 2**62 in sum")
+    num = np.zeros(k, dtype=np.int64)
+    den = np.zeros(k, dtype=np.int64)
+    np.add.at(num, labels, s * weights)
+    np.add.at(den, labels, weights)
+    place = np.empty(k, dtype=np.intp)
+    place[by_center] = np.arange(k)
+    key = [(Fraction(int(num[c]), int(den[c])) if den[c] else Fraction(0), int(place[c])) for c in range(k)]
+    return np.array(sorted(range(k), key=lambda c: key[c]), dtype=np.intp)
