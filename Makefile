@@ -31,12 +31,12 @@ strength: tables
 # where it was built), then PORTABLE_TESTS on the portable paths. The
 # second runs the hands and odds tests again on the numpy reference path,
 # then the builder's tests; its report follows the first's.
-RUNTIME_TESTS := README.md twoplustwo tests/vocab tests/tables tests/kernels tests/hands tests/odds tests/cli \
+RUNTIME_TESTS := README.md twoplustwo tests/vocab tests/tables tests/kernels tests/hands tests/odds tests/abstraction tests/cli \
 	tests/spec tests/house
 # Not the preflop tables' module: they rank hands with the walker method the
 # other tests hold both backends to (tests/kernels/test_reference.py), and all
 # 169 classes once more on the reference would take a minute of this lane.
-NUMPY_TESTS := twoplustwo tests/hands tests/odds --ignore=tests/odds/test_preflop.py
+NUMPY_TESTS := twoplustwo tests/hands tests/odds tests/abstraction --ignore=tests/odds/test_preflop.py
 BUILDER_TESTS := builder tests/builder
 # Loading, publishing, first-use installs and pages, single hands and
 # batches, once more on the portable stand-ins for mmap, flock and page

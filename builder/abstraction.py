@@ -258,8 +258,8 @@ def publish_buckets(
     """Build one bucket table from the set at ``target`` and publish the set again with it, atomically.
 
     The set's other files, its strength tables and other bucket tables
-    among them, are staged again unchanged; a table of the same role is
-    replaced. The manifest's ``buckets`` entry records each table's
+    among them, are published again as they are (linked, not rewritten); a
+    table of the same role is replaced. The manifest's ``buckets`` entry records each table's
     summary. Nothing is written until the table is whole. Returns the
     summary (:func:`bucket_table`) with the publishing time.
     """
@@ -267,13 +267,13 @@ def publish_buckets(
     t = open_tables(target)
     table, summary = bucket_table(t, street, method, k, seed=seed, max_iter=max_iter, threads=threads,
                                   executor=executor, quiet=quiet, report=report)  # fmt: skip
-    kept = {f["role"]: t.arrays[f["role"]] for f in t.manifest["files"] if f["role"] != role}
+    kept = [f for f in t.manifest["files"] if f["role"] != role]
     info = {key: v for key, v in t.manifest.items() if key not in ("format_version", "files")}
     # Summaries of tables the set no longer holds are dropped.
-    held = {r.removeprefix("buckets/") for r in kept if parse_bucket_role(r) is not None}
+    held = {f["role"].removeprefix("buckets/") for f in kept if parse_bucket_role(f["role"]) is not None}
     old = info["buckets"] if isinstance(info.get("buckets"), dict) else {}
     info["buckets"] = {**{r: v for r, v in old.items() if r in held}, role.removeprefix("buckets/"): summary}
     start = time.perf_counter()
-    publish(stage(target, {**kept, role: table}, info))
+    publish(stage(target, {role: table}, info, keep=kept))
     summary["publish_seconds"] = round(time.perf_counter() - start, 1)
     return summary

@@ -295,7 +295,7 @@ def strength_arrays(
 def publish_strength(target: Path, *, quiet: bool = True, executor: Executor | None = None) -> dict[str, float]:
     """Build the strength tables from the table set at ``target`` and publish the set again with them, atomically.
 
-    The set's other files are staged again unchanged (their names, from
+    The set's other files are published again as they are, linked (their names, from
     their contents, stay the same); a set without them is refused by the
     loader first. ``executor`` as for :func:`build_river`. Returns the seconds of each stage. Nothing is written
     until every table is whole: an interrupted build leaves the set as it was.
@@ -308,7 +308,7 @@ def publish_strength(target: Path, *, quiet: bool = True, executor: Executor | N
     for street, mask in written.items():
         if not mask.all():
             raise AssertionError(f"the {street} table misses {int((~mask).sum())} indices")
-    kept = {f["role"]: t.arrays[f["role"]] for f in t.manifest["files"] if f["role"] not in STRENGTH_ROLES}
+    kept = [f for f in t.manifest["files"] if f["role"] not in STRENGTH_ROLES]
     info = {k: v for k, v in t.manifest.items() if k not in ("format_version", "files")}
     info["strength"] = {
         "bins": BINS,
@@ -318,6 +318,6 @@ def publish_strength(target: Path, *, quiet: bool = True, executor: Executor | N
         "by bin min(bins - 1, (2W + T) * bins // 1980); spec/README.md section 14",
     }
     start = time.perf_counter()
-    publish(stage(target, {**kept, **arrays}, info))
+    publish(stage(target, arrays, info, keep=kept))
     seconds["publish"] = time.perf_counter() - start
     return seconds

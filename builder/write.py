@@ -73,21 +73,42 @@ def _write_npy(directory: Path, role: str, array: npt.NDArray[np.integer]) -> di
     }
 
 
+def _keep(target: Path, staging: Path, entry: dict[str, Any]) -> dict[str, Any]:
+    # A hard link where the file system has them: the set's file is
+    # immutable (named by its content), and the publish that moves the link
+    # onto it changes nothing.
+    source, copy = target / entry["name"], staging / entry["name"]
+    try:
+        os.link(source, copy)
+    except OSError:
+        shutil.copyfile(source, copy)
+    return dict(entry)
+
+
 def stage(
     target: Path,
     arrays: dict[str, npt.NDArray[np.integer]],
     info: dict[str, Any],
     staging: Path | None = None,
+    keep: list[dict[str, Any]] | None = None,
 ) -> Path:
     """Write ``arrays`` and their manifest into a staging directory in ``target``.
 
     ``info`` is merged into the manifest (node counts, builder parameters).
+    ``keep`` lists manifest entries of the set at ``target`` to publish again
+    as they are: their files are linked (or copied), not written anew.
     Returns the staging directory (a new one unless ``staging`` is given),
     which :func:`publish` or :func:`discard` must consume.
     """
     staging = staging or new_staging(target)
+    kept = {f["role"]: f for f in keep or []}
+    if set(kept) & set(arrays):
+        raise ValueError(f"roles both kept and written: {sorted(set(kept) & set(arrays))}")
     try:
-        files = [_write_npy(staging, role, arrays[role]) for role in sorted(arrays)]
+        files = [
+            _keep(target, staging, kept[role]) if role in kept else _write_npy(staging, role, arrays[role])
+            for role in sorted({*arrays, *kept})
+        ]
         manifest = {"format_version": FORMAT_VERSION, **info, "files": files}
         text = json.dumps(manifest, indent=2, sort_keys=False) + "\n"
         parse_manifest(text, strict=True)  # never stage a manifest the reader or publish() would refuse

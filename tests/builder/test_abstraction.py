@@ -36,9 +36,8 @@ def strength_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(default_path(), target, ignore=shutil.ignore_patterns(".*"))
     t = tp.load_tables(target)
     arrays, _ = st.strength_arrays(t, FEW)
-    kept = {f["role"]: t.arrays[f["role"]] for f in t.manifest["files"]}
     info = {k: v for k, v in t.manifest.items() if k not in ("format_version", "files")}
-    publish(stage(target, {**kept, **arrays}, info))
+    publish(stage(target, arrays, info, keep=t.manifest["files"]))
     return target
 
 
@@ -118,7 +117,9 @@ def test_turn_rows_are_the_sorted_rivers(strength_set: Path) -> None:
 
 
 def test_published_tables_are_read_back(strength_set: Path) -> None:
-    before = {f["role"]: f["sha256"] for f in tp.load_tables(strength_set).manifest["files"]}
+    listed = tp.load_tables(strength_set).manifest["files"]
+    before = {f["role"]: f["sha256"] for f in listed}
+    inodes = {f["name"]: (strength_set / f["name"]).stat().st_ino for f in listed}
     summary = ab.publish_buckets(strength_set, "flop", "emd", 8, seed=2, max_iter=30)
     assert summary["k"] == 8 and 0 < summary["mean_emd"] < summary["percentile_mean_emd"]
     t = tp.load_tables(strength_set)
@@ -129,6 +130,7 @@ def test_published_tables_are_read_back(strength_set: Path) -> None:
     assert tp.bucket_of("As Ah", "Kd 7c 2h", "emd", 8, tables=t) == table[at]
     files = {f["role"]: f["sha256"] for f in t.manifest["files"]}
     assert {r: files[r] for r in before} == before  # the other files are kept as they were
+    assert all((strength_set / name).stat().st_ino == ino for name, ino in inodes.items())  # and not rewritten
     assert t.manifest["buckets"]["flop/emd/8"]["seed"] == 2
     ab.publish_buckets(strength_set, "flop", "percentile", 4)
     ab.publish_buckets(strength_set, "flop", "emd", 8, seed=3, max_iter=30)  # the same role again: replaced
