@@ -99,7 +99,7 @@ static inline void score(struct deal *d, const uint16_t *v, int64_t ways) {
  * some player a flush in suit s (a threat), scored a pick at a time; `v`
  * holds each player's value on the multiset's other boards. Returns how
  * many boards they were. */
-static int64_t score_flushes(struct deal *d, int s, const uint16_t *v) {
+static inline int64_t score_flushes(struct deal *d, int s, const uint16_t *v) {
     const uint16_t *flush = d->w->flush;
     uint16_t f[9];
     int64_t boards = 0;
@@ -140,7 +140,7 @@ static int64_t score_flushes(struct deal *d, int s, const uint16_t *v) {
  * drawn in `ways` ways, adding up to `key`. */
 static void score_multiset(struct deal *d, uint64_t key, int64_t ways) {
     const struct keyed *t = &d->w->keyed[2];
-    uint16_t v[9] = {0};
+    uint16_t v[9];
     for (int p = 0; p < d->players; p++)
         v[p] = t->value[keyed_slot(t, d->base[p] + key)];
     for (int i = 0; i < d->n_threats; i++)
