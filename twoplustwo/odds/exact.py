@@ -5,7 +5,9 @@ it enumerates. In hold'em on the C backend the boards are **counted**
 (:func:`count_showdowns`): each rank multiset of the missing cards is
 scored once, weighted by the ways the deck deals it, and the boards that
 can make a flush one suit and rank set at a time; range deals equal up to a
-renaming of the suits (:func:`suit_classes`) are counted once. Elsewhere
+renaming of the suits (:func:`suit_classes`) are counted once. With at most
+two cards to come, the deals of a call that hold the same hole ranks share
+their counts without flushes, and each deal then moves its flush boards. Elsewhere
 they are **listed**, by two routes that give the same counts (and that the
 tests hold the counting to):
 
@@ -87,7 +89,7 @@ _PARALLEL_MIN = 1 << 15
 # most this many from the rest, so a block's values (2 bytes per combo and
 # board) stay small; the first cards of a board fix its block.
 _BLOCK_DRAW = 3
-# Deals times rank multisets counted per call of the counting kernel: a few milliseconds.
+# Deals times their cost in rank multisets (_deal_cost) counted per call of the counting kernel: a few milliseconds.
 _COUNT_STEP = 50_000
 #: Player-boards scored per call of the kernel: tens of milliseconds, so
 #: that an interrupted enumeration stops soon, even on the calling thread.
@@ -402,7 +404,7 @@ def _count_classes(
     # Steps of a few milliseconds, so that Ctrl-C stops the threads soon,
     # and no more steps than the threads share evenly; threads only for
     # work worth more than a step.
-    most = max(1, _COUNT_STEP // _deal_cost(5 - len(known)))
+    most = max(1, _COUNT_STEP // _deal_cost(5 - len(known), holes.shape[1]))
     workers = min(workers, -(-n // most) if n > most else 1)
     if workers == 1 and n <= most:
         # One step, on the calling thread.
@@ -437,15 +439,16 @@ def _count_classes(
     return counts[inverse], games[inverse]
 
 
-def _deal_cost(missing: int) -> int:
-    """What counting one deal with ``missing`` board cards to come costs, in rank multisets scored.
+def _deal_cost(missing: int, players: int) -> int:
+    """What counting one deal of ``players`` with ``missing`` board cards to come costs, in rank multisets scored.
 
-    A deal walks every multiset of the missing ranks; with at most two to
-    come, the kernel scores each tuple of hole ranks once per call and then
-    a deal's flush boards alone, in about the time of ten multisets.
+    A deal walks every multiset of the missing ranks. With at most two to
+    come the kernel scores each tuple of hole ranks once per call and then
+    a deal's flush boards alone: at most about five multisets' time per
+    player (a flush-heavy flop, every tuple new).
     """
     multisets = comb(12 + missing, missing)
-    return multisets if missing > 2 else min(multisets, 10)
+    return multisets if missing > 2 else min(multisets, 5 * players)
 
 
 def suit_classes(

@@ -276,7 +276,9 @@ static void add_set(struct few *f, int a, int count_a, int b, int count_b) {
  * of each rank deals. */
 static void list_sets(struct few *f, int missing, const int *left) {
     f->n = 0;
-    memset(f->at, -1, sizeof f->at);
+    for (int a = 0; a < 13; a++)
+        for (int b = 0; b < 13; b++)
+            f->at[a][b] = -1;
     if (missing == 0)
         add_set(f, 13, 0, 13, 0);
     for (int a = 0; a < 13 && missing > 0; a++) {
@@ -336,7 +338,7 @@ static void score_ranks(struct deal *d, const struct few *f, const uint16_t *con
         add_heads_up(out, first, second, tied);
         return;
     }
-    int64_t *counts = d->counts;
+    int64_t *counts = d->counts; /* score adds to d->counts: out for now */
     d->counts = out;
     memset(out, 0, (size_t)d->players * 3 * sizeof *out);
     uint16_t v[9];
@@ -356,17 +358,17 @@ static void score_ranks(struct deal *d, const struct few *f, const uint16_t *con
 struct groups {
     uint32_t slots;  /* a power of two: at least twice `most` */
     int most, n;     /* tuples it may hold, and holds */
-    uint64_t *key;   /* each slot's tuple, or `empty` */
+    uint64_t *key;   /* each slot's tuple, or no_tuple */
     int32_t *group;  /* each slot's row of counts */
     int64_t *rows;   /* most + 1 rows of players x 3 counts, the last for a tuple that finds the table full */
 };
 
-static const uint64_t empty = ~(uint64_t)0; /* no tuple's key: 7 bits a player, 63 at most */
+static const uint64_t no_tuple = ~(uint64_t)0; /* no tuple's key: 7 bits a player, 63 at most */
 
 /* The counts of the tuple `key` as if no board made a flush, or NULL if not scored yet. */
 static const int64_t *find_tuple(const struct groups *g, uint64_t key, int width, uint32_t *slot) {
     uint32_t i = (uint32_t)((key * 0x9E3779B97F4A7C15u) >> 32) & (g->slots - 1);
-    while (g->key[i] != empty && g->key[i] != key)
+    while (g->key[i] != no_tuple && g->key[i] != key)
         i = (i + 1) & (g->slots - 1);
     *slot = i;
     return g->key[i] == key ? g->rows + (size_t)g->group[i] * width : NULL;
@@ -409,9 +411,10 @@ static void move_flushes(struct deal *d, const struct few *f, int s, int m, cons
         score(d, v, -moved);
 }
 
-/* move_flushes where two cards are missing and a flush needs both in suit
+/* move_flushes where two cards are missing and a flush needs both of suit
  * s: its only flush boards are the pairs of its ranks left, `live`, one
- * board each (the pick of both ranks, whose with-ways are 1). */
+ * board each (the pick of both ranks, whose with-ways are 1), and a player
+ * with three of the suit already flushes on each. */
 static void move_suited_pairs(struct deal *d, const struct few *f, int s, unsigned live,
                               const uint16_t *const *ranks) {
     const uint16_t *flush = d->w->flush;
@@ -481,12 +484,12 @@ static void count_few(struct deal *d, struct few *f, struct groups *g, const uns
         for (int j = 0; j < width; j++)
             c[j] += row[j];
         games[i] += boards;
-        int most = f->board_most;
+        int most = f->board_most; /* the most cards of one suit a player has with the board */
         for (int p = 0; p < players; p++) {
-            int x = h[2 * p] & 3, y = h[2 * p + 1] & 3;
-            int n = x == y ? f->board_suited[x] + 2 : f->board_suited[x] > f->board_suited[y] ? f->board_suited[x] + 1
-                                                                                              : f->board_suited[y] + 1;
-            most = n > most ? n : most;
+            int x = h[2 * p] & 3, y = h[2 * p + 1] & 3, both = 1 + (x == y);
+            int nx = f->board_suited[x] + both, ny = f->board_suited[y] + both;
+            most = nx > most ? nx : most;
+            most = ny > most ? ny : most;
         }
         if (most + d->missing < 5)
             continue;
@@ -618,7 +621,7 @@ PyObject *Walker_count_showdowns(Walker *self, PyObject *const *args, Py_ssize_t
             list_sets(f, missing, left);
             memset(f->valued, 0, sizeof f->valued);
             for (uint32_t i = 0; i < g.slots; i++)
-                g.key[i] = empty;
+                g.key[i] = no_tuple;
             g.n = 0;
             count_few(&d, f, &g, holes, known, k, dead, n_dead, deals, counts, games, boards);
         } else
