@@ -175,3 +175,106 @@ def test_count_showdowns_refuses_bad_input() -> None:
         call(k=np.arange(6, dtype=np.uint8))
     with pytest.raises(ValueError, match="too few cards"):
         call(d=np.arange(44, dtype=np.uint8))
+
+
+# With at most two cards to come the kernel scores each tuple of hole ranks
+# once per call and then moves each deal's own flush boards: the deals of a
+# call must still get their own counts, whatever they share.
+
+
+def _resuited(rng: random.Random, ranks: list[tuple[int, int]], taken: set[int]) -> list[list[int]] | None:
+    """Hole cards of the given ranks in random suits, none of ``taken``; None if the suits run out."""
+    holes = []
+    used = set(taken)
+    for pair in ranks:
+        hand = []
+        for r in pair:
+            free = [4 * r + s for s in range(4) if 4 * r + s not in used]
+            if not free:
+                return None
+            card = rng.choice(free)
+            used.add(card)
+            hand.append(card)
+        holes.append(sorted(hand))
+    return holes
+
+
+@pytest.mark.parametrize("known", [3, 4, 5])
+def test_a_batch_of_deals_counted_together_matches_each_listed(known: int) -> None:
+    if not COUNTS:
+        pytest.skip("the numpy backend lists every deal's boards: there is no counting to compare")
+    rng = random.Random(40 + known)
+    walker = get_tables().walker
+    for trial in range(12):
+        players = rng.randint(2, 6)
+        # Flush-heavy boards first: the board and dead cards from few suits.
+        pool = [c for c in range(52) if c % 4 < 1 + trial % 4]
+        if len(pool) < known + 2:
+            pool = list(range(52))
+        cards = rng.sample(pool, known + rng.randint(0, 2))
+        board, dead = cards[:known], cards[known:]
+        # A few tuples of hole ranks, each dealt in several suits: deals that
+        # share their rank counts but not their flush boards.
+        tuples = [[(rng.randrange(13), rng.randrange(13)) for _ in range(players)] for _ in range(3)]
+        deals = [d for d in (_resuited(rng, rng.choice(tuples), set(cards)) for _ in range(30)) if d is not None]
+        if not deals:
+            continue
+        counted = exact.count_showdowns(walker, np.array(deals, dtype=np.uint8), board, dead)
+        assert counted is not None
+        counts, games = counted
+        for holes, row, n in zip(deals, counts, games):
+            got = [(int(n), *map(int, c)) for c in row]
+            assert got == exact.list_hands(holes, board, dead), (holes, board, dead)
+
+
+def test_more_tuples_of_hole_ranks_than_the_kernel_keeps_are_counted_alike() -> None:
+    # A call keeps at most 4096 tuples of hole ranks; the deals past that are
+    # scored without being kept, and must neither count otherwise nor spoil
+    # the tuples kept, which the same deals dealt again then look up.
+    if not COUNTS:
+        pytest.skip("the numpy backend lists every deal's boards: there is no counting to compare")
+    rng = random.Random(5)
+    walker = get_tables().walker
+    board = parse_cards("Kh 9h 2c")
+    rest = [c for c in range(52) if c not in board]
+    first = np.array([np.reshape(rng.sample(rest, 6), (3, 2)) for _ in range(5000)], dtype=np.uint8)
+    assert len({tuple(tuple(sorted(c >> 2 for c in hand)) for hand in deal) for deal in first.tolist()}) > 4096
+    counted = exact.count_showdowns(walker, np.concatenate([first, first]), board, [])
+    assert counted is not None
+    counts, games = counted
+    assert (counts[: len(first)] == counts[len(first) :]).all()
+    assert (games == comb(52 - 3 - 6, 2)).all()
+    for k in range(0, len(first), 7):
+        alone = exact.count_showdowns(walker, first[k : k + 1], board, [])
+        assert alone is not None
+        assert (alone[0][0] == counts[k]).all()
+    for k in range(0, len(first), 500):
+        listed = exact.list_hands(first[k].tolist(), board, [])
+        assert [(int(games[k]), *map(int, c)) for c in counts[k]] == listed
+
+
+@pytest.mark.parametrize(
+    ("ranges", "board", "dead"),
+    [
+        (("QQ+,AKs", "AK"), "Qh 7c 2d", ""),  # rainbow: a flush needs both cards to come
+        (("AhKh,AsKs,QhJh,T9s", "KK+,AK", "JJ-99"), "Ah 8h 3h", ""),  # monotone: flushes made, and drawn
+        (("A2s+,KQs", "88+,AJo+:0.5", "T9s,87s:0.25"), "Ks 7s 2d", "3s"),  # two-tone, a dead spade, weights
+        (("22+:0.5", "AK,AQ"), "Qh Qc 7d", ""),  # paired: some multisets are out of reach of some hole ranks
+        (("QQ+,AKs", "AK", "T9s,98s", "JJ", "76s", "A5s"), "Kh 9h 2c 5h", ""),  # six players on the turn
+        (("AKs,KQs", "QJs,JTs,T9s"), "Ah Kh Qh Jh", ""),  # four of a suit on the turn
+        (("AA,KK,AKs", "QQ,JJ", "98s,87s"), "2h 3h 4h 5d 6d", "Ts"),  # the river
+    ],
+)
+def test_range_deals_with_few_cards_to_come_match_listing(ranges: tuple[str, ...], board: str, dead: str) -> None:
+    known, out = parse_cards(board), parse_cards(dead)
+    players = []
+    for text in ranges:
+        r = parse_range(text)
+        live = ~np.isin(r.combos, known + out).any(axis=1)
+        players.append((r.combos[live], r.weights[live]))
+    got, weight = exact.deals(players, known, out, threads=1, quiet=True)
+    listed, listed_weight = exact.list_deals(players, known, out, threads=2, quiet=True)
+    assert (got.deals == listed.deals).all()
+    assert (got.counts == listed.counts).all()
+    assert (got.games == listed.games).all()
+    assert (weight == listed_weight).all()

@@ -283,22 +283,28 @@ def _results(
     """Each player's results, weighted by each deal's weight, with a range's per-combo breakdown."""
     deals, counts, games = found
     weighted = bool((weight != 1).any())
-    sums: npt.NDArray[Any]
+    sums: list[list[Any]]
     if weighted:
-        sums = (counts * weight[:, None, None]).sum(axis=0)
+        sums = (counts * weight[:, None, None]).sum(axis=0).tolist()  # floats
         all_games: float = float(games @ weight)
     else:
-        sums = counts.sum(axis=0)  # int64: exact
+        sums = counts.sum(axis=0).tolist()  # ints, from int64: exact
         all_games = int(games.sum())
     results = []
     for i, p in enumerate(parsed):
-        wins, ties, units = (float(x) for x in sums[i]) if weighted else (int(x) for x in sums[i])
+        wins, ties, units = sums[i]
         extra: dict[str, Any] = {}
         if p.ranged:
-            # A combo's games and shares weigh by the other players' combos only.
-            others = weight / p.weights[deals[:, i]]
-            combo_games = np.bincount(deals[:, i], games * others, minlength=len(p.combos))
-            combo_units = np.bincount(deals[:, i], counts[:, i, 2] * others, minlength=len(p.combos))
+            # A combo's games and shares weigh by the other players' combos
+            # only: all 1 when no deal weighs less.
+            column = deals[:, i]
+            combo_games_of: npt.NDArray[Any] = games
+            combo_units_of: npt.NDArray[Any] = counts[:, i, 2]
+            if weighted:
+                others = weight / p.weights[column]
+                combo_games_of, combo_units_of = games * others, counts[:, i, 2] * others
+            combo_games = np.bincount(column, combo_games_of, minlength=len(p.combos))
+            combo_units = np.bincount(column, combo_units_of, minlength=len(p.combos))
             with np.errstate(invalid="ignore", divide="ignore"):
                 combo_equity = combo_units / (SPLIT * combo_games)
             extra = {"combos": p.combos, "combo_games": combo_games, "combo_equity": combo_equity}

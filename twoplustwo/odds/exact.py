@@ -5,7 +5,9 @@ it enumerates. In hold'em on the C backend the boards are **counted**
 (:func:`count_showdowns`): each rank multiset of the missing cards is
 scored once, weighted by the ways the deck deals it, and the boards that
 can make a flush one suit and rank set at a time; range deals equal up to a
-renaming of the suits (:func:`suit_classes`) are counted once. Elsewhere
+renaming of the suits (:func:`suit_classes`) are counted once. With at most
+two cards to come, the deals of a call that hold the same hole ranks share
+their counts without flushes, and each deal then moves its flush boards. Elsewhere
 they are **listed**, by two routes that give the same counts (and that the
 tests hold the counting to):
 
@@ -32,6 +34,7 @@ tests hold the counting to):
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Sequence
 from itertools import combinations
@@ -86,7 +89,7 @@ _PARALLEL_MIN = 1 << 15
 # most this many from the rest, so a block's values (2 bytes per combo and
 # board) stay small; the first cards of a board fix its block.
 _BLOCK_DRAW = 3
-# Deals times rank multisets counted per call of the counting kernel: a few milliseconds.
+# Deals times their cost in rank multisets (_deal_cost) counted per call of the counting kernel: a few milliseconds.
 _COUNT_STEP = 50_000
 #: Player-boards scored per call of the kernel: tens of milliseconds, so
 #: that an interrupted enumeration stops soon, even on the calling thread.
@@ -127,10 +130,12 @@ def completions(known: Sequence[int], dead: Sequence[int] = ()) -> npt.NDArray[n
     return np.array([[*known, *draw] for draw in draws], dtype=np.uint8).reshape(-1, 5)
 
 
+# Each card's bit in a mask of cards.
+_CARD_BITS = np.uint64(1) << np.arange(52, dtype=np.uint64)
+
+
 def _masks(combos: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint64]:
-    one = np.uint64(1)
-    c = combos.astype(np.uint64)
-    masks: npt.NDArray[np.uint64] = (one << c[:, 0]) | (one << c[:, 1])
+    masks: npt.NDArray[np.uint64] = _CARD_BITS[combos[:, 0]] | _CARD_BITS[combos[:, 1]]
     return masks
 
 
@@ -166,17 +171,23 @@ def _compatible(players: Sequence[npt.NDArray[np.integer[Any]]], limit: int) -> 
         # Deals extended a slice at a time, so that a hopeless product
         # stops at the limit instead of filling memory.
         step = max(1, (1 << 22) // max(1, len(m)))
-        parts: list[npt.NDArray[np.intp]] = []
+        firsts: list[npt.NDArray[np.intp]] = []
+        nexts: list[npt.NDArray[np.intp]] = []
         kept = 0
         for a in range(0, len(rows), step):
             i, j = np.nonzero((used[a : a + step, None] & m[None, :]) == 0)
             kept += len(i)
             if kept > limit:
                 return None
-            parts.append(np.stack([i + a, j], axis=1))
-        pairs = np.concatenate(parts) if parts else np.empty((0, 2), dtype=np.intp)
-        rows = np.concatenate([rows[pairs[:, 0]], pairs[:, 1:]], axis=1)
-        used = used[pairs[:, 0]] | m[pairs[:, 1]]
+            firsts.append(i + a if a else i)
+            nexts.append(j)
+        first = np.concatenate(firsts) if len(firsts) > 1 else firsts[0] if firsts else np.empty(0, dtype=np.intp)
+        after = np.concatenate(nexts) if len(nexts) > 1 else nexts[0] if nexts else np.empty(0, dtype=np.intp)
+        extended = np.empty((len(first), rows.shape[1] + 1), dtype=np.intp)
+        extended[:, :-1] = rows[first]
+        extended[:, -1] = after
+        rows = extended
+        used = used[first] | m[after]
     return rows
 
 
@@ -243,7 +254,9 @@ def deals(
     combos = [np.asarray(c, dtype=np.intp) for c, _ in players]
     found, weight = _weighted_deals(players, combos, found)
     g = resolve(game, get_tables(tables))
-    holes = np.stack([c[found[:, i]] for i, c in enumerate(combos)], axis=1).astype(np.uint8)
+    holes = np.empty((len(found), len(combos), 2), dtype=np.uint8)
+    for i, c in enumerate(combos):
+        holes[:, i] = c[found[:, i]]
     counted = _count_classes(g.walker, holes, known, dead, workers, quiet)
     if counted is not None:
         return DealCounts(found, *counted), weight
@@ -262,7 +275,9 @@ def _weighted_deals(
         raise ValueError(f"more than {MAX_DEALS:,} deals of the ranges to enumerate; use method='monte-carlo'")
     if len(found) == 0:
         raise ValueError("no deal gives every player a combo without a card another player holds")
-    weight: npt.NDArray[np.float64] = np.prod([w[found[:, i]] for i, (_, w) in enumerate(players)], axis=0)
+    weight: npt.NDArray[np.float64] = np.asarray(players[0][1], dtype=np.float64)[found[:, 0]]
+    for i, (_, w) in enumerate(players[1:], 1):
+        weight *= w[found[:, i]]
     return found, weight
 
 
@@ -384,34 +399,56 @@ def _count_classes(
     quiet: bool,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
     """:func:`count_showdowns` of one deal of each suit class, on ``workers`` threads, spread back to every deal."""
-    classes, inverse = suit_classes(holes, known, dead)
-    if count_showdowns(walker, classes[:0], known, dead) is None:  # asks whether the walker counts, for free
-        return None
+    classes, inverse = _suit_classes(holes, known, dead)
     n = len(classes)
-    counts = np.empty((n, holes.shape[1], 3), dtype=np.int64)
-    games = np.empty(n, dtype=np.int64)
-    # Steps of a few milliseconds, so that Ctrl-C stops the threads soon
-    # (a deal's work grows as the rank multisets of the missing cards), and
-    # no more steps than the threads share evenly; threads only for work
-    # worth more than a step.
-    most = max(1, _COUNT_STEP // comb(12 + 5 - len(known), 5 - len(known)))
+    # Steps of a few milliseconds, so that Ctrl-C stops the threads soon,
+    # and no more steps than the threads share evenly; threads only for
+    # work worth more than a step.
+    most = max(1, _COUNT_STEP // _deal_cost(5 - len(known), holes.shape[1]))
     workers = min(workers, -(-n // most) if n > most else 1)
-    step = min(most, -(-n // workers))
-    cuts = list(range(0, n, step)) + [n]
-    stop = threading.Event()
+    if workers == 1 and n <= most:
+        # One step, on the calling thread.
+        with progress(n, "deals", quiet=quiet) as update:
+            counted = count_showdowns(walker, classes, known, dead)
+            if counted is None:
+                return None
+            counts, games = counted
+            update(n)
+    else:
+        if count_showdowns(walker, classes[:0], known, dead) is None:  # asks whether the walker counts, for free
+            return None
+        counts = np.empty((n, holes.shape[1], 3), dtype=np.int64)
+        games = np.empty(n, dtype=np.int64)
+        step = min(most, -(-n // workers))
+        cuts = list(range(0, n, step)) + [n]
+        stop = threading.Event()
 
-    def part(k: int) -> None:
-        for a, b in zip(cuts[k:-1:workers], cuts[k + 1 :: workers]):
-            if stop.is_set():
-                return
-            counted = count_showdowns(walker, classes[a:b], known, dead)
-            assert counted is not None  # as it was for no deal
-            counts[a:b], games[a:b] = counted
-            update(b - a)
+        def part(k: int) -> None:
+            for a, b in zip(cuts[k:-1:workers], cuts[k + 1 :: workers]):
+                if stop.is_set():
+                    return
+                counted = count_showdowns(walker, classes[a:b], known, dead)
+                assert counted is not None  # as it was for no deal
+                counts[a:b], games[a:b] = counted
+                update(b - a)
 
-    with progress(n, "deals", quiet=quiet) as update:
-        pool.run(workers, part, range(workers), stop=stop)
+        with progress(n, "deals", quiet=quiet) as update:
+            pool.run(workers, part, range(workers), stop=stop)
+    if inverse is None:
+        return counts, games
     return counts[inverse], games[inverse]
+
+
+def _deal_cost(missing: int, players: int) -> int:
+    """What counting one deal of ``players`` with ``missing`` board cards to come costs, in rank multisets scored.
+
+    A deal walks every multiset of the missing ranks. With at most two to
+    come the kernel scores each tuple of hole ranks once per call and then
+    a deal's flush boards alone: at most about five multisets' time per
+    player (a flush-heavy flop, every tuple new).
+    """
+    multisets = comb(12 + missing, missing)
+    return multisets if missing > 2 else min(multisets, 5 * players)
 
 
 def suit_classes(
@@ -431,13 +468,30 @@ def suit_classes(
     >>> len(suit_classes(aa, [50], [])[0])  # with Ah on the board: AsAh and AdAc differ
     2
     """
+    classes, inverse = _suit_classes(holes, known, dead)
+    return classes, np.arange(len(holes)) if inverse is None else inverse
+
+
+@functools.lru_cache(maxsize=256)
+def _renamings(known: tuple[int, ...], dead: tuple[int, ...]) -> npt.NDArray[np.integer[Any]]:
+    """The renamings of suits (rows of ``PERM_CARDS``, the identity first) that keep the sorted board and dead cards."""
     keeps = np.ones(len(PERM_CARDS), dtype=bool)
-    for group in (np.sort(np.asarray(known, dtype=np.uint8)), np.sort(np.asarray(dead, dtype=np.uint8))):
+    for group in (np.array(known, dtype=np.uint8), np.array(dead, dtype=np.uint8)):
         keeps &= (np.sort(PERM_CARDS[:, group], axis=1) == group).all(axis=1)
-    if keeps.sum() == 1:  # the identity alone: every deal is its own class
-        return holes, np.arange(len(holes))
+    kept = PERM_CARDS[keeps]
+    kept.setflags(write=False)  # shared by every call with these cards
+    return kept
+
+
+def _suit_classes(
+    holes: npt.NDArray[np.uint8], known: Sequence[int], dead: Sequence[int]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.intp] | None]:
+    """:func:`suit_classes`, with None for ``inverse`` when every deal is its own class, in order: ``holes``."""
+    renamings = _renamings(tuple(sorted(int(c) for c in known)), tuple(sorted(int(c) for c in dead)))
+    if len(renamings) == 1:  # the identity alone
+        return holes, None
     least = None
-    for p in PERM_CARDS[keeps]:
+    for p in renamings:
         mapped = p[holes]
         rows = COMBO_ROW[mapped[..., 0], mapped[..., 1]]
         if least is None:

@@ -130,7 +130,9 @@ def _range_player(where: str, r: Range) -> CheckedPlayer:
 
 def without(i: int, p: CheckedPlayer, taken: set[int], game: str) -> CheckedPlayer:
     """Player ``i``'s range ``p`` less the combos holding a card of ``taken``; refused if none is left."""
-    keep = ~np.isin(p.combos, sorted(taken)).any(axis=1)
+    out = np.zeros(52, dtype=bool)
+    out[list(taken)] = True
+    keep = ~out[p.combos].any(axis=1)
     if not keep.any():
         deck = "" if game == HOLDEM else f" and the {game} deck"
         raise ValueError(
