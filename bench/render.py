@@ -184,6 +184,18 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
             if "rate" in row:
                 shown = f"{mega(row['rate'])} a second"
             add(row["figure"], shown + agree)
+    if ab := res.get("abstraction"):
+        add(f"**bucket tables** (`twoplustwo abstraction`, k = {ab['k']}; its own process each)", "")
+        for row in ab["rows"]:
+            shown = f"{row['seconds']:.0f} s, peak {row['peak_bytes'] / 2**30:.1f} GiB"
+            if "mean_emd" in row:
+                converged = "converged" if row["converged"] else "round limit"
+                better = "" if row["agrees"] else " (**not below the baseline**)"
+                add(row["figure"], f"{shown}; mean EMD {row['mean_emd']:.4f}{better} ({row['iterations']} rounds, "
+                    f"{converged})", f"percentile buckets: mean EMD {row['percentile_mean_emd']:.4f}",
+                    versus(row["mean_emd"], row["percentile_mean_emd"], "bytes"))
+            else:
+                add(row["figure"], shown)
     if hr := res.get("handranks"):
         add("**classic `HandRanks.dat`** (`twoplustwo export-handranks`, read by a C walk)", "")
         add("export: time, file bytes", f"{hr['export_s']:.2f} s, {hr['file_bytes']:,} bytes",
