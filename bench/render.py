@@ -188,12 +188,14 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
         add(f"**bucket tables** (`twoplustwo abstraction`, k = {ab['k']}; its own process each)", "")
         for row in ab["rows"]:
             shown = f"{row['seconds']:.0f} s, peak {row['peak_bytes'] / 2**30:.1f} GiB"
-            if "mean_emd" in row:
+            if "mean_distance" in row:
                 converged = "converged" if row["converged"] else "round limit"
                 better = "" if row["agrees"] else " (**not below the baseline**)"
-                add(row["figure"], f"{shown}; mean EMD {row['mean_emd']:.4f}{better} ({row['iterations']} rounds, "
-                    f"{converged})", f"percentile buckets: mean EMD {row['percentile_mean_emd']:.4f}",
-                    versus(row["mean_emd"], row["percentile_mean_emd"], "bytes"))
+                name = row["distance"].upper()
+                add(row["figure"], f"{shown}; mean {name} {row['mean_distance']:.4f}{better} "
+                    f"({row['iterations']} rounds, {converged})",
+                    f"percentile buckets: mean {name} {row['percentile_mean_distance']:.4f}",
+                    versus(row["mean_distance"], row["percentile_mean_distance"], "bytes"))
             else:
                 add(row["figure"], shown)
     if hr := res.get("handranks"):

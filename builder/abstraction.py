@@ -8,23 +8,28 @@ stands for (:meth:`twoplustwo.HandIndexer.counts`), so the buckets are those
 of the game as dealt. The features come from the set's strength tables:
 
 ==========  ======  ===================================================================
-method      street  a hand's row, clustered by :func:`twoplustwo.abstraction.kmedians`
+method      street  a hand's row, clustered by :func:`twoplustwo.kmeans`
 ==========  ======  ===================================================================
 emd         flop    the cumulative 50-bin histogram of its equity over the 1,081 runouts
 emd         turn    its 2W + T on each of the 46 rivers, sorted
+ochs        river   its equity against each of 8 clusters of the 169 preflop classes,
+                    in 65,535ths (opponent cluster hand strength), under L2
 percentile  any     none: the buckets split the hands, ordered by ``ehs``, into k equal
                     weights (hands of equal ``ehs`` share a bucket)
 ==========  ======  ===================================================================
 
-Between two such rows the L1 distance, divided by the row's scale, is the
+Between two ``emd`` rows the L1 distance, divided by the row's scale, is the
 earth mover's distance between the two hands' equity distributions (Johanson
 et al., 2013, cluster by it; in one dimension it is this, exactly). The
-summary gives every table's within-bucket mean EMD, the one to compare with
-the percentile buckets of the same k.
+preflop classes of ``ochs`` are themselves clustered by EMD, over their
+histograms of equity on every board. The summary gives every table's
+within-bucket mean distance (EMD, or L2 for ``ochs``), the one to compare
+with the percentile buckets of the same k.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -34,42 +39,54 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo import HandIndexer, Tables
-from twoplustwo.abstraction.kmedians import kmedians
+from twoplustwo import COMBOS, HandIndexer, Tables
+from twoplustwo.abstraction.kmeans import centers_of, kmeans
 from twoplustwo.kernels.pool import resolve_threads, run
 from twoplustwo.tables.format import BUCKET_STREETS, STRENGTH_BINS, bucket_role, parse_bucket_role
 from twoplustwo.tables.load import open_tables
 
+from .strength import canonical_boards_of, run_blocks
 from .write import publish, stage
 
 __all__ = [
+    "OPPONENT_CLUSTERS",
     "Features",
     "bucket_table",
     "describe_summary",
     "features",
+    "mean_distance",
+    "ochs_rows",
+    "ochs_task",
     "percentile_buckets",
+    "preflop_clusters",
     "publish_buckets",
     "turn_rows",
-    "within_cost",
 ]
 
+#: The clusters of preflop classes that ``ochs`` measures a river hand's equity against.
+OPPONENT_CLUSTERS = 8
 # Canonical turn hands whose 46 rivers are looked up at once: some 30 MB of work each.
 _TURN_BLOCK = 1 << 16
+# River boards swept per task of ochs_rows: a few megabytes of rows.
+_RIVER_BLOCK = 256
+# OCHS entries are equities in this many parts.
+_OCHS_SCALE = 65535
 
 
 class Features(NamedTuple):
     """A street's rows for clustering and what goes with them, one per canonical index.
 
-    ``points`` are the uint16 rows, and ``scale`` turns their L1 distances
-    into equity (EMD = L1 / scale); ``strength`` is each hand's ``ehs``
-    numerator (all over one denominator), and ``weights`` the hands each
-    index stands for.
+    ``points`` are the uint16 rows, compared by ``metric`` (``"l1"`` or
+    ``"l2"``), and ``scale`` turns their distances into equity (EMD = L1 /
+    scale); ``strength`` is each hand's ``ehs`` numerator (all over one
+    denominator), and ``weights`` the hands each index stands for.
     """
 
     points: npt.NDArray[np.uint16] | None
     scale: int
     strength: npt.NDArray[np.int64]
     weights: npt.NDArray[np.uint8]
+    metric: str = "l1"
 
 
 def _need(tables: Tables, roles: list[str]) -> None:
@@ -81,7 +98,15 @@ def _need(tables: Tables, roles: list[str]) -> None:
         )
 
 
-def features(tables: Tables, street: str, method: str, *, threads: int | None = None) -> Features:
+def features(
+    tables: Tables,
+    street: str,
+    method: str,
+    *,
+    threads: int | None = None,
+    executor: Executor | None = None,
+    quiet: bool = True,
+) -> Features:
     """The rows :func:`bucket_table` clusters for ``method`` on ``street`` (None for percentile), and the rest."""
     bucket_role(street, method, 1)  # checks the pair
     rounds = BUCKET_STREETS[street][0]
@@ -91,7 +116,10 @@ def features(tables: Tables, street: str, method: str, *, threads: int | None = 
         _need(tables, ["strength/river/wins", "strength/river/ties"])
         a = tables.arrays
         strength = 2 * a["strength/river/wins"].astype(np.int64) + a["strength/river/ties"]
-        return Features(None, 1, strength, weights)
+        if method == "percentile":
+            return Features(None, 1, strength, weights)
+        rows, _ = ochs_rows(tables, quiet=quiet, executor=executor)
+        return Features(rows, _OCHS_SCALE, strength, weights, "l2")
     _need(tables, [f"strength/{street}/sum"])
     strength = tables.arrays[f"strength/{street}/sum"].astype(np.int64)
     if method == "percentile":
@@ -147,6 +175,81 @@ def turn_rows(
     return out
 
 
+def preflop_clusters(tables: Tables, k: int = OPPONENT_CLUSTERS, *, seed: int = 0) -> npt.NDArray[np.uint8]:
+    """Each preflop class's cluster (by its ``(2,)`` index), the weakest first: the opponents of ``ochs``.
+
+    The classes are clustered by EMD (:func:`twoplustwo.kmeans`, L1) over
+    their cumulative histograms of equity on every board, in 65,535ths of
+    the 2,118,760 boards, each weighing its combos.
+    """
+    _need(tables, ["strength/preflop/histogram", "strength/preflop/sum"])
+    histogram = tables.arrays["strength/preflop/histogram"].reshape(169, STRENGTH_BINS).astype(np.int64)
+    cumulative = np.cumsum(histogram[:, :-1], axis=1)
+    rows = (cumulative * _OCHS_SCALE // histogram.sum(axis=1, keepdims=True)).astype(np.uint16)
+    counts = HandIndexer((2,)).counts(np.arange(169))
+    strength = tables.arrays["strength/preflop/sum"].astype(np.int64)
+    return kmeans(rows, counts, k=k, seed=seed, strength=strength, quiet=True).labels.astype(np.uint8)
+
+
+def ochs_task(tables: Tables | str, block: npt.NDArray[np.uint8], clusters: npt.NDArray[np.uint8]) -> Any:
+    """Each combo's ``ochs`` row on each board of ``block``: ``(B, 1326, clusters)`` uint16, 0 off the board.
+
+    Entry c is the combo's equity against the combos of cluster c that
+    share no card with it or the board, in 65,535ths rounded half up
+    (``(65535 (2W + T) + N) // 2N`` of N such combos); half when N is 0.
+    """
+    from twoplustwo.tables.default import tables_at
+
+    walker = (tables if isinstance(tables, Tables) else tables_at(tables)).walker
+    groups = int(clusters.max()) + 1
+    combo_cluster = clusters[HandIndexer((2,)).index(COMBOS).astype(np.intp)]
+    member = [(combo_cluster == c).astype(np.float64) for c in range(groups)]
+    out = np.zeros((len(block), len(COMBOS), groups), dtype=np.uint16)
+    tally = np.empty((len(COMBOS), 3))
+    for b in range(len(block)):
+        board = np.ascontiguousarray(block[b : b + 1])
+        for c in range(groups):
+            tally[:] = 0
+            walker.range_sweep(board, member[c], tally)
+            won, faced = (2 * tally[:, 0] + tally[:, 1]).astype(np.int64), tally[:, 2].astype(np.int64)
+            share = np.where(faced > 0, (_OCHS_SCALE * won + faced) // np.maximum(2 * faced, 1), _OCHS_SCALE // 2 + 1)
+            out[b, :, c] = share
+    return out
+
+
+def ochs_rows(
+    tables: Tables,
+    boards: npt.NDArray[np.uint8] | None = None,
+    *,
+    quiet: bool = True,
+    executor: Executor | None = None,
+) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.bool_]]:
+    """Every river index's ``ochs`` row (:func:`ochs_task`), from the canonical river boards (or just ``boards``).
+
+    Returns the ``(123,156,254, 8)`` rows and which indices the boards reached.
+    """
+    from tqdm import tqdm
+
+    clusters = preflop_clusters(tables)
+    indexer = HandIndexer((2, 5))
+    boards = canonical_boards_of(5) if boards is None else boards
+    rows = np.zeros((indexer.size(), int(clusters.max()) + 1), dtype=np.uint16)
+    written = np.zeros(indexer.size(), dtype=bool)
+    bits = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
+    combo_bits = bits[COMBOS[:, 0]] | bits[COMBOS[:, 1]]
+    blocks = [np.ascontiguousarray(boards[a : a + _RIVER_BLOCK], dtype=np.uint8)
+              for a in range(0, len(boards), _RIVER_BLOCK)]  # fmt: skip
+    with tqdm(total=len(boards), unit="boards", desc="ochs", disable=True if quiet else None, file=sys.stderr) as bar:
+        for block, out in zip(blocks, run_blocks(ochs_task, tables, blocks, executor, clusters)):
+            held = np.bitwise_or.reduce(bits[block], axis=1)
+            b, h = np.nonzero((held[:, None] & combo_bits) == 0)
+            at = indexer.index(np.concatenate([COMBOS[h], block[b]], axis=1))
+            rows[at] = out[b, h]
+            written[at] = True
+            bar.update(len(block))
+    return rows, written
+
+
 def percentile_buckets(
     strength: npt.NDArray[np.int64], weights: npt.NDArray[np.integer[Any]], k: int
 ) -> npt.NDArray[np.uint16]:
@@ -155,32 +258,40 @@ def percentile_buckets(
     >>> percentile_buckets(np.array([5, 1, 3, 3]), np.array([1, 1, 1, 1]), 2).tolist()
     [1, 0, 0, 0]
     """
-    order = np.argsort(strength, kind="stable")
-    s = strength[order]
-    cum = np.cumsum(weights[order].astype(np.int64))
-    first = np.searchsorted(s, s, side="left")  # each hand's first equal in the order
-    below = np.where(first > 0, cum[np.maximum(first - 1, 0)], 0)
-    out = np.empty(len(s), dtype=np.uint16)
-    out[order] = below * k // int(cum[-1])
-    return out
+    s = np.asarray(strength)
+    low = int(s.min())
+    # Weight by value, then each value's weight below it: memory by the values' range, not by the hands.
+    by_value = np.bincount(s - low, weights=np.asarray(weights, dtype=np.float64))
+    below = np.concatenate([[0.0], np.cumsum(by_value)[:-1]]).astype(np.int64)  # float sums of ints: exact
+    total = int(by_value.sum())
+    return (below * k // total).astype(np.uint16)[s - low]
 
 
-def within_cost(
-    points: npt.NDArray[np.uint16], weights: npt.NDArray[np.integer[Any]], labels: npt.NDArray[np.uint16], k: int
-) -> int:
-    """The weighted sum of L1 distances from each row to the weighted median of its bucket: the buckets' cost."""
-    from twoplustwo.kernels.choice import chosen
+def mean_distance(
+    points: npt.NDArray[np.uint16],
+    weights: npt.NDArray[np.integer[Any]],
+    labels: npt.NDArray[np.uint16],
+    k: int,
+    metric: str = "l1",
+) -> float:
+    """The weighted mean distance (L1, or L2 not squared) from each row to its bucket's best center.
 
+    The best center is the weighted median under L1 and the weighted mean
+    under L2 (:func:`twoplustwo.abstraction.kmeans.centers_of`): the same
+    measure for the clustering and for any other buckets, such as the
+    percentile ones.
+    """
     centers = np.zeros((k, points.shape[1]), dtype=np.uint16)
     totals = np.empty(k, dtype=np.int64)
     w = weights.astype(np.int64)
-    chosen().median_rows(points, labels, w, centers, totals)
-    total = 0
-    for a in range(0, len(points), 1 << 18):
-        rows = points[a : a + (1 << 18)].astype(np.int32)
-        d = np.abs(rows - centers[labels[a : a + (1 << 18)]]).sum(axis=1, dtype=np.int64)
-        total += int(w[a : a + (1 << 18)] @ d)
-    return total
+    centers_of(points, labels, w, centers, totals, metric)
+    total = 0.0
+    step = 1 << 18
+    for a in range(0, len(points), step):
+        diff = points[a : a + step].astype(np.int64) - centers[labels[a : a + step]]
+        d = np.abs(diff).sum(axis=1) if metric == "l1" else np.sqrt((diff * diff).sum(axis=1))
+        total += float(w[a : a + step] @ d)
+    return total / float(w.sum())
 
 
 def bucket_table(
@@ -199,28 +310,30 @@ def bucket_table(
     """The bucket table of ``street`` by ``method`` with ``k`` buckets, and a summary of how it was made.
 
     The summary holds the seed, the rounds and whether they converged, the
-    seconds, and ``mean_emd``, the within-bucket mean earth mover's
-    distance (in equity, 0..1) beside ``percentile_mean_emd``, that of the
-    percentile buckets of the same k (methods with rows only).
+    seconds, and ``mean_distance``, the within-bucket mean distance (in
+    equity: EMD, or L2 for ``ochs``, as ``distance`` says) beside
+    ``percentile_mean_distance``, that of the percentile buckets of the
+    same k (methods with rows only).
     """
     bucket_role(street, method, k)
     start = time.perf_counter()
-    f = features(tables, street, method, threads=threads)
+    f = features(tables, street, method, threads=threads, executor=executor, quiet=quiet)
     summary: dict[str, Any] = {"street": street, "method": method, "k": k}
     if f.points is None:
         table = percentile_buckets(f.strength, f.weights, k)
         summary["seconds"] = round(time.perf_counter() - start, 1)
         return table, summary
-    c = kmedians(f.points, f.weights, k=k, seed=seed, max_iter=max_iter, strength=f.strength, threads=threads,
-                 executor=executor, quiet=quiet, report=report)  # fmt: skip
-    baseline = within_cost(f.points, f.weights, percentile_buckets(f.strength, f.weights, k), k)
+    c = kmeans(f.points, f.weights, k=k, metric=f.metric, seed=seed, max_iter=max_iter, strength=f.strength,
+               threads=threads, executor=executor, quiet=quiet, report=report)  # fmt: skip
+    baseline = percentile_buckets(f.strength, f.weights, k)
     summary.update(
         seed=seed,
         iterations=c.iterations,
         converged=c.converged,
         seconds=round(time.perf_counter() - start, 1),
-        mean_emd=c.cost / (c.weight * f.scale),
-        percentile_mean_emd=baseline / (c.weight * f.scale),
+        distance="emd" if f.metric == "l1" else "l2",
+        mean_distance=mean_distance(f.points, f.weights, c.labels, k, f.metric) / f.scale,
+        percentile_mean_distance=mean_distance(f.points, f.weights, baseline, k, f.metric) / f.scale,
     )
     return c.labels, summary
 
@@ -229,16 +342,16 @@ def describe_summary(summary: dict[str, Any]) -> str:
     """One line of a bucket table's summary, as the command line prints it.
 
     >>> describe_summary({"street": "flop", "method": "emd", "k": 200, "seconds": 140.9, "iterations": 100,
-    ...                   "converged": False, "mean_emd": 0.01763, "percentile_mean_emd": 0.04189})
+    ...     "converged": False, "distance": "emd", "mean_distance": 0.01763, "percentile_mean_distance": 0.04189})
     'flop emd k=200: mean EMD 0.01763 (percentile: 0.04189), 100 rounds (not converged), 140.9 s'
     """
     head = f"{summary['street']} {summary['method']} k={summary['k']}"
-    if "mean_emd" not in summary:
+    if "mean_distance" not in summary:
         return f"{head}: {summary['seconds']} s"
     rounds = f"{summary['iterations']} rounds ({'converged' if summary['converged'] else 'not converged'})"
     return (
-        f"{head}: mean EMD {summary['mean_emd']:.5f} (percentile: {summary['percentile_mean_emd']:.5f}), "
-        f"{rounds}, {summary['seconds']} s"
+        f"{head}: mean {summary['distance'].upper()} {summary['mean_distance']:.5f} "
+        f"(percentile: {summary['percentile_mean_distance']:.5f}), {rounds}, {summary['seconds']} s"
     )
 
 

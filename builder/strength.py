@@ -56,6 +56,7 @@ __all__ = [
     "build_street",
     "canonical_boards_of",
     "publish_strength",
+    "run_blocks",
     "strength_arrays",
 ]
 
@@ -119,7 +120,7 @@ def build_river(
     written = np.zeros(size, dtype=bool)
     blocks = [np.ascontiguousarray(boards[lo : lo + _BLOCK], dtype=np.uint8) for lo in range(0, len(boards), _BLOCK)]
     with tqdm(total=len(boards), unit="boards", desc="river", disable=_quiet(quiet), file=sys.stderr) as bar:
-        for block, out in zip(blocks, _run(river_task, tables, blocks, executor)):
+        for block, out in zip(blocks, run_blocks(river_task, tables, blocks, executor)):
             (b, h), hands = _hands(block, _live(block))
             at = indexer.index(hands)
             wins[at] = out[b, h, 0]
@@ -166,7 +167,7 @@ def build_street(
     step = max(1, _BLOCK // 16)  # boards of a task: each is a thousand sweeps on the flop
     blocks = [np.ascontiguousarray(boards[lo : lo + step], dtype=np.uint8) for lo in range(0, len(boards), step)]
     with tqdm(total=len(boards), unit="boards", desc=street, disable=_quiet(quiet), file=sys.stderr) as bar:
-        for block, (sums, squares, bars) in zip(blocks, _run(street_task, tables, blocks, executor, bins)):
+        for block, (sums, squares, bars) in zip(blocks, run_blocks(street_task, tables, blocks, executor, bins)):
             (b, h), hands = _hands(block, _live(block))
             at = indexer.index(hands)
             first[at] = sums[b, h]
@@ -210,7 +211,7 @@ def _tables(tables: Tables | str) -> Tables:
     return tables if isinstance(tables, Tables) else tables_at(tables)
 
 
-def _run(
+def run_blocks(
     task: Callable[..., T], tables: Tables, blocks: list[Any], executor: Executor | None, *extra: Any
 ) -> Iterator[T]:
     """``task(tables, block, *extra)`` of each block in order: here, or on ``executor`` with the tables' path."""
@@ -242,7 +243,7 @@ def build_preflop(
     blocks = [(boards[lo : lo + step], weights[lo : lo + step]) for lo in range(0, len(boards), step)]
     first, second = np.zeros(len(COMBOS), dtype=np.int64), np.zeros(len(COMBOS), dtype=np.int64)
     bars = np.zeros((len(COMBOS), BINS), dtype=np.int64)
-    for part in _run(preflop_task, tables, blocks, executor):
+    for part in run_blocks(preflop_task, tables, blocks, executor):
         for total, add in zip((first, second, bars), part):
             total += add
     indexer = HandIndexer((2,))

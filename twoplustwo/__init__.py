@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from twoplustwo.abstraction.buckets import bucket_of, buckets
-    from twoplustwo.abstraction.kmedians import Clustering, kmedians
+    from twoplustwo.abstraction.kmeans import Clustering, kmeans
     from twoplustwo.hands.batch import best_five, evaluate_batch
     from twoplustwo.hands.handranks import export_handranks, handranks_value, value_from_handranks
     from twoplustwo.hands.histograms import histogram
@@ -124,7 +124,7 @@ __all__ = [
     "handranks_value",
     "histogram",
     "iter_hands",
-    "kmedians",
+    "kmeans",
     "load_tables",
     "parse_card",
     "parse_cards",
@@ -155,8 +155,8 @@ _HOME = {
     "equity_vs_range": "odds.range_equity",
     "bucket_of": "abstraction.buckets",
     "buckets": "abstraction.buckets",
-    "Clustering": "abstraction.kmedians",
-    "kmedians": "abstraction.kmedians",
+    "Clustering": "abstraction.kmeans",
+    "kmeans": "abstraction.kmeans",
     "best_five": "hands.batch",
     "evaluate_batch": "hands.batch",
     "FORMAT_VERSION": "tables.format",

@@ -38,7 +38,7 @@ def test_roles_name_street_method_and_k() -> None:
     ("args", "error", "match"),
     [
         (("preflop", "emd", 9), ValueError, "street must be one of"),
-        (("river", "emd", 9), ValueError, "method must be one of 'percentile' on the river"),
+        (("river", "emd", 9), ValueError, "method must be one of 'ochs', 'percentile' on the river"),
         (("flop", "emd", 0), ValueError, "k must be from 1 to 65536"),
         (("flop", "emd", 65537), ValueError, "k must be from 1 to 65536"),
         (("flop", "emd", "9"), TypeError, "k must be an int"),

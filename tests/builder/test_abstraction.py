@@ -67,8 +67,8 @@ def test_weights_make_canonical_buckets_those_of_the_raw_hands() -> None:
     at = indexer.index(raw).astype(np.intp)
     counts = indexer.counts(np.arange(indexer.size()))
     assert (np.bincount(at, minlength=indexer.size()) == counts).all()
-    canonical_buckets = tp.kmedians(rows, counts, k=25, seed=4)
-    raw_buckets = tp.kmedians(rows[at], k=25, seed=4)
+    canonical_buckets = tp.kmeans(rows, counts, k=25, seed=4)
+    raw_buckets = tp.kmeans(rows[at], k=25, seed=4)
     assert (raw_buckets.labels == canonical_buckets.labels[at]).all()
     assert raw_buckets.cost == canonical_buckets.cost
 
@@ -116,16 +116,45 @@ def test_turn_rows_are_the_sorted_rivers(strength_set: Path) -> None:
         assert row.tolist() == want
 
 
+def test_ochs_rows_are_equities_against_each_cluster(strength_set: Path) -> None:
+    """Each river hand's row against a brute force over the opponent combos of each cluster."""
+    t = tp.load_tables(strength_set)
+    clusters = ab.preflop_clusters(t)
+    assert sorted(set(clusters.tolist())) == list(range(ab.OPPONENT_CLUSTERS))
+    preflop = tp.HandIndexer((2,))
+    # The weakest cluster holds 32o, the strongest AA: buckets go from the weakest up.
+    assert clusters[preflop.index("3h 2s")] == 0 and clusters[preflop.index("As Ah")] == ab.OPPONENT_CLUSTERS - 1
+    boards = st.canonical_boards_of(5)[[0, 5000, 77777]]
+    rows, written = ab.ochs_rows(t, boards)
+    river = tp.HandIndexer((2, 5))
+    combo_cluster = clusters[preflop.index(tp.COMBOS).astype(np.intp)]
+    rng = np.random.default_rng(12)
+    for board in boards.tolist():
+        for _ in range(3):
+            hole = [int(c) for c in rng.choice([c for c in range(52) if c not in board], 2, replace=False)]
+            i = river.index(hole + board)
+            assert written[i]
+            mine = tp.evaluate(hole + board)
+            live = ~np.isin(tp.COMBOS, hole + board).any(axis=1)
+            same_board = np.tile(np.array(board, np.uint8), (live.sum(), 1))
+            values = tp.evaluate_batch(np.hstack([tp.COMBOS[live], same_board]))
+            for c in range(ab.OPPONENT_CLUSTERS):
+                v = values[combo_cluster[live] == c]
+                won, faced = 2 * int((v < mine).sum()) + int((v == mine).sum()), len(v)
+                want = (65535 * won + faced) // (2 * faced) if faced else 32768
+                assert rows[i, c] == want
+
+
 def test_published_tables_are_read_back(strength_set: Path) -> None:
     listed = tp.load_tables(strength_set).manifest["files"]
     before = {f["role"]: f["sha256"] for f in listed}
     inodes = {f["name"]: (strength_set / f["name"]).stat().st_ino for f in listed}
     summary = ab.publish_buckets(strength_set, "flop", "emd", 8, seed=2, max_iter=30)
-    assert summary["k"] == 8 and 0 < summary["mean_emd"] < summary["percentile_mean_emd"]
+    assert summary["k"] == 8 and 0 < summary["mean_distance"] < summary["percentile_mean_distance"]
     t = tp.load_tables(strength_set)
     table, again = ab.bucket_table(t, "flop", "emd", 8, seed=2, max_iter=30)
     read = tp.buckets("flop", "emd", 8, tables=t)
-    assert read.tobytes() == table.tobytes() and again["mean_emd"] == summary["mean_emd"]
+    assert read.tobytes() == table.tobytes() and again["mean_distance"] == summary["mean_distance"]
     at = tp.HandIndexer((2, 3)).index("As Ah Kd 7c 2h")
     assert tp.bucket_of("As Ah", "Kd 7c 2h", "emd", 8, tables=t) == table[at]
     files = {f["role"]: f["sha256"] for f in t.manifest["files"]}
@@ -155,7 +184,7 @@ def test_the_command_line_builds_one(strength_set: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "twoplustwo_builder", "--abstraction", "--street", "river",
                           "--method", "emd", "--k", "5", "--out", str(strength_set)],
                          capture_output=True, text=True, check=False)  # fmt: skip
-    assert bad.returncode == 2 and "method must be one of 'percentile' on the river" in bad.stderr
+    assert bad.returncode == 2 and "method must be one of 'ochs', 'percentile' on the river" in bad.stderr
 
 
 def test_a_dask_cluster_clusters_as_this_process_does(strength_set: Path) -> None:

@@ -1,4 +1,4 @@
-"""The k-medians kernels (kernels/c/cluster.c) against their numpy twins and against brute force."""
+"""The k-means kernels (kernels/c/cluster.c) against their numpy twins and against brute force."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ except ImportError:  # no compiler at install: the numpy path alone
     pass
 
 
-def run_both(n: int, d: int, k: int, top: int, seed: int) -> list[tuple[np.ndarray, ...]]:
+def run_both(n: int, d: int, k: int, top: int, seed: int, metric: int = 1) -> list[tuple[np.ndarray, ...]]:
     rng = np.random.default_rng(seed)
     points = rng.integers(0, top, (n, d)).astype(np.uint16)
     if k <= n:
@@ -29,8 +29,8 @@ def run_both(n: int, d: int, k: int, top: int, seed: int) -> list[tuple[np.ndarr
     hints = rng.integers(0, 2 * k, n).astype(np.uint16)  # some below k, some not: neither changes the answer
     out = []
     for b in BACKENDS:
-        labels, dists = hints.copy(), np.empty(n, dtype=np.uint32)
-        b.nearest_rows(points, centers, labels, dists)
+        labels, dists = hints.copy(), np.empty(n, dtype=np.uint64)
+        b.nearest_rows(points, centers, labels, dists, metric)
         moved, totals = centers.copy(), np.empty(k, dtype=np.int64)
         b.median_rows(points, labels, weights, moved, totals)
         out.append((labels, dists, moved, totals, points, weights, centers))
@@ -41,19 +41,35 @@ def run_both(n: int, d: int, k: int, top: int, seed: int) -> list[tuple[np.ndarr
     ("n", "d", "k", "top"),
     [(1, 1, 1, 2), (500, 3, 7, 4), (3000, 49, 20, 1082), (2000, 46, 9, 65536), (300, 17, 300, 3), (50, 40, 60, 2000)],
 )
-def test_c_and_numpy_agree(n: int, d: int, k: int, top: int) -> None:
-    results = run_both(n, d, k, top, seed=n + d + k)
+@pytest.mark.parametrize("metric", [1, 2])
+def test_c_and_numpy_agree(n: int, d: int, k: int, top: int, metric: int) -> None:
+    results = run_both(n, d, k, top, seed=n + d + k, metric=metric)
     first = results[0]
     for other in results[1:]:
         for a, b in zip(first[:4], other[:4]):
             assert a.tobytes() == b.tobytes()
 
 
-def test_nearest_is_the_brute_force_nearest() -> None:
-    labels, dists, _, _, points, _, centers = run_both(400, 12, 15, 300, seed=3)[-1]
-    full = np.abs(points[:, None, :].astype(np.int64) - centers[None, :, :]).sum(axis=2)
-    assert (labels == np.argmin(full, axis=1)).all()  # argmin: the first of equal minima
-    assert (dists == full.min(axis=1)).all()
+@pytest.mark.parametrize("metric", [1, 2])
+def test_nearest_is_the_brute_force_nearest(metric: int) -> None:
+    for backend in BACKENDS:
+        labels, dists, _, _, points, _, centers = run_both(400, 12, 15, 300, seed=3, metric=metric)[
+            BACKENDS.index(backend)
+        ]
+        diff = points[:, None, :].astype(np.int64) - centers[None, :, :]
+        full = np.abs(diff).sum(axis=2) if metric == 1 else (diff * diff).sum(axis=2)
+        assert (labels == np.argmin(full, axis=1)).all()  # argmin: the first of equal minima
+        assert (dists == full.min(axis=1)).all()
+
+
+def test_the_largest_distances_do_not_overflow() -> None:
+    points = np.zeros((2, 65536), dtype=np.uint16)
+    points[1] = 65535
+    for backend in BACKENDS:
+        for metric, want in ((1, 65536 * 65535), (2, 65536 * 65535**2)):
+            labels, dists = np.zeros(2, dtype=np.uint16), np.empty(2, dtype=np.uint64)
+            backend.nearest_rows(points, points[:1], labels, dists, metric)
+            assert dists.tolist() == [0, want]
 
 
 def test_medians_minimise_the_weighted_distance_of_each_cluster() -> None:
@@ -74,14 +90,18 @@ def test_medians_minimise_the_weighted_distance_of_each_cluster() -> None:
 def test_bad_arguments_raise(backend: Any) -> None:
     p = np.zeros((4, 3), dtype=np.uint16)
     c = np.zeros((2, 3), dtype=np.uint16)
-    lab, dist = np.zeros(4, dtype=np.uint16), np.zeros(4, dtype=np.uint32)
+    lab, dist = np.zeros(4, dtype=np.uint16), np.zeros(4, dtype=np.uint64)
     w, tot = np.ones(4, dtype=np.int64), np.zeros(2, dtype=np.int64)
     with pytest.raises(ValueError, match="nearest_rows takes"):
-        backend.nearest_rows(p, np.zeros((2, 4), dtype=np.uint16), lab, dist)
+        backend.nearest_rows(p, np.zeros((2, 4), dtype=np.uint16), lab, dist, 1)
     with pytest.raises(ValueError, match="nearest_rows takes"):
-        backend.nearest_rows(p.astype(np.uint32), c, lab, dist)
+        backend.nearest_rows(p.astype(np.uint32), c, lab, dist, 1)
     with pytest.raises(ValueError, match="nearest_rows takes"):
-        backend.nearest_rows(p, c[:0], lab, dist)
+        backend.nearest_rows(p, c[:0], lab, dist, 1)
+    with pytest.raises(ValueError, match="nearest_rows takes"):
+        backend.nearest_rows(p, c, lab, dist.astype(np.uint32), 1)
+    with pytest.raises(ValueError, match="the metric, 1 \\(L1\\) or 2"):
+        backend.nearest_rows(p, c, lab, dist, 3)
     with pytest.raises(ValueError, match="median_rows takes"):
         backend.median_rows(p, lab, w, c, np.zeros(3, dtype=np.int64))
     with pytest.raises(ValueError, match="a label is not below k"):
@@ -91,3 +111,46 @@ def test_bad_arguments_raise(backend: Any) -> None:
     with pytest.raises(ValueError, match="weights must be at least 0"):
         backend.median_rows(p, lab, np.full(4, 1 << 61, dtype=np.int64), c, tot)
 
+
+
+@pytest.mark.parametrize("metric", [1, 2])
+def test_bounded_rounds_give_what_a_full_search_gives(metric: int) -> None:
+    """Rounds of assign_rows with Hamerly's bounds, centers moving between them, against nearest_rows afresh."""
+    rng = np.random.default_rng(13 + metric)
+    points = rng.integers(0, 400, (3000, 6)).astype(np.uint16)
+    centers = points[rng.choice(3000, 25, replace=False)].copy()
+    true = (lambda s: s.astype(np.float64)) if metric == 1 else (lambda s: np.sqrt(s.astype(np.float64)))
+    state = {id(b): (np.full(3000, 0xFFFF, dtype=np.uint16), np.zeros(3000)) for b in BACKENDS}
+    drift, half = np.zeros(25), np.zeros(25)
+    for _ in range(6):
+        fresh_labels, fresh = np.zeros(3000, dtype=np.uint16), np.empty(3000, dtype=np.uint64)
+        BACKENDS[0].nearest_rows(points, centers, fresh_labels, fresh, metric)
+        all_d = np.stack([((points.astype(np.int64) - c) ** 2).sum(axis=1) if metric == 2
+                          else np.abs(points.astype(np.int64) - c).sum(axis=1) for c in centers], axis=1)  # fmt: skip
+        second = np.sort(all_d, axis=1)[:, 1]
+        for b in BACKENDS:
+            labels, lower = state[id(b)]
+            dists = np.empty(3000, dtype=np.uint64)
+            b.assign_rows(points, centers, labels, dists, lower, drift, half, metric)
+            assert (labels == fresh_labels).all() and (dists == fresh).all()
+            assert (lower <= true(second) * (1 + 1e-9) + 1e-9).all()  # still lower bounds
+        moved = np.clip(centers.astype(np.int64) + rng.integers(-9, 10, centers.shape), 0, 399).astype(np.uint16)
+        drift = true(np.abs(moved.astype(np.int64) - centers).sum(axis=1) if metric == 1
+                     else ((moved.astype(np.int64) - centers) ** 2).sum(axis=1))  # fmt: skip
+        gaps = np.stack([np.abs(moved.astype(np.int64) - c).sum(axis=1) if metric == 1
+                         else ((moved.astype(np.int64) - c) ** 2).sum(axis=1) for c in moved])  # fmt: skip
+        np.fill_diagonal(gaps, np.iinfo(np.int64).max)
+        half = true(gaps.min(axis=1)) / 2
+        centers = moved
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_bad_bounds_arguments_raise(backend: Any) -> None:
+    p, c = np.zeros((4, 3), dtype=np.uint16), np.zeros((2, 3), dtype=np.uint16)
+    lab, dist, low, two = np.zeros(4, dtype=np.uint16), np.zeros(4, dtype=np.uint64), np.zeros(4), np.zeros(2)
+    with pytest.raises(ValueError, match="assign_rows takes"):
+        backend.assign_rows(p, c, lab, dist, low[:3], two, two, 1)
+    with pytest.raises(ValueError, match="assign_rows takes"):
+        backend.assign_rows(p, c, lab, dist, low, two.astype(np.float32), two, 1)
+    with pytest.raises(ValueError, match="assign_rows takes"):
+        backend.assign_rows(p, c, lab, dist, low, two, two, 0)

@@ -107,8 +107,9 @@ def build_parser() -> Parser:
     )
     sp.add_argument("--street", required=True, choices=("flop", "turn", "river"), help="the street")
     sp.add_argument(
-        "--method", required=True, choices=("emd", "percentile"),
-        help="emd: k-medians under the earth mover's distance (flop, turn); percentile: by ehs alone",
+        "--method", required=True, choices=("emd", "ochs", "percentile"),
+        help="emd: k-means under the earth mover's distance (flop, turn); ochs: equity against 8 clusters of "
+        "preflop hands (river); percentile: by ehs alone",
     )  # fmt: skip
     sp.add_argument("--k", type=int, required=True, help="the number of buckets, 1 to 65536")
     sp.add_argument("--seed", type=int, default=0, help="the seed of the first centers (default 0)")

@@ -99,8 +99,21 @@ def unindex_rows(
     out: _U8,
     /,
 ) -> int: ...
-# k-medians under L1 (twoplustwo.kernels.clustering).
-def nearest_rows(points: _U16, centers: _U16, labels: _U16, dists: npt.NDArray[np.uint32], /) -> None: ...
+# k-means steps on uint16 rows (twoplustwo.kernels.clustering).
+def nearest_rows(
+    points: _U16, centers: _U16, labels: _U16, dists: npt.NDArray[np.uint64], metric: int, /
+) -> None: ...
+def assign_rows(
+    points: _U16,
+    centers: _U16,
+    labels: _U16,
+    dists: npt.NDArray[np.uint64],
+    lower: npt.NDArray[np.float64],
+    drift: npt.NDArray[np.float64],
+    half: npt.NDArray[np.float64],
+    metric: int,
+    /,
+) -> None: ...
 def median_rows(
     points: _U16, labels: _U16, weights: npt.NDArray[np.int64], centers: _U16, totals: npt.NDArray[np.int64], /
 ) -> None: ...

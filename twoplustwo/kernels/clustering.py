@@ -1,20 +1,25 @@
-"""The two steps of k-medians under the L1 distance, in numpy: the twins of ``kernels/c/cluster.c``, its reference.
+"""The steps of k-means on uint16 rows, in numpy: the twins of ``kernels/c/cluster.c``, its reference.
 
 Points are rows of uint16. With points that are cumulative histograms or
-sorted samples, L1 is the earth mover's distance in one dimension, so both
-steps are exact in integers and any split of the rows gives the same bytes.
+sorted samples, L1 is the earth mover's distance in one dimension. Both
+steps are exact in integers, so any split of the rows gives the same bytes.
 
-- :func:`nearest_rows`: each point's nearest center, the lowest index among
-  equals, and its distance;
+- :func:`nearest_rows`: each point's nearest center under L1 (metric 1) or
+  squared L2 (metric 2), the lowest index among equals, and its distance;
+- :func:`assign_rows`: the same with bounds that let the C twin skip rows
+  whose label cannot change (Hamerly's); here every row is measured;
 - :func:`median_rows`: each cluster's total weight and weighted median, per
   dimension the smallest value at which the weight so far reaches half the
   cluster's total. It minimises the weighted L1 distance to the cluster.
 
 >>> points = np.array([[0, 0], [1, 4], [9, 9], [8, 7]], dtype=np.uint16)
->>> labels = np.empty(4, dtype=np.uint16); dists = np.empty(4, dtype=np.uint32)
->>> nearest_rows(points, points[[0, 2]], labels, dists)
+>>> labels = np.empty(4, dtype=np.uint16); dists = np.empty(4, dtype=np.uint64)
+>>> nearest_rows(points, points[[0, 2]], labels, dists, 1)
 >>> labels.tolist(), dists.tolist()
 ([0, 0, 1, 1], [0, 5, 0, 3])
+>>> nearest_rows(points, points[[0, 2]], labels, dists, 2)
+>>> dists.tolist()
+[0, 17, 0, 5]
 >>> centers = np.zeros((2, 2), dtype=np.uint16); totals = np.empty(2, dtype=np.int64)
 >>> median_rows(points, labels, np.array([1, 3, 1, 1]), centers, totals)
 >>> centers.tolist(), totals.tolist()
@@ -28,15 +33,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["median_rows", "nearest_rows"]
+__all__ = ["assign_rows", "median_rows", "nearest_rows"]
 
 _NEAREST = (
     "nearest_rows takes (N, d) uint16 points, (k, d) uint16 centers with 1 <= k <= 65536 and d <= 65536, "
-    "a uint16 out of N labels and a uint32 out of N distances"
+    "a uint16 out of N labels, a uint64 out of N distances and the metric, 1 (L1) or 2 (squared L2)"
 )
 _MEDIAN = (
     "median_rows takes (N, d) uint16 points, N uint16 labels, N int64 weights, (k, d) uint16 centers "
     "and an int64 out of k totals"
+)
+_ASSIGN = (
+    "assign_rows takes (N, d) uint16 points, (k, d) uint16 centers with 1 <= k <= 65536 and d <= 65536, "
+    "uint16 labels, uint64 distances and float64 lower bounds of N, float64 drifts and halves of k, and the "
+    "metric, 1 (L1) or 2 (squared L2)"
 )
 # Points compared with all the centers at once, a block at a time: a few megabytes of differences.
 _ROWS = 1 << 12
@@ -52,28 +62,73 @@ def nearest_rows(
     points: npt.NDArray[np.uint16],
     centers: npt.NDArray[np.uint16],
     labels: npt.NDArray[np.uint16],
-    dists: npt.NDArray[np.uint32],
+    dists: npt.NDArray[np.uint64],
+    metric: int,
     /,
 ) -> None:
-    """Each point's nearest center under L1 (the lowest index of equals) into ``labels``, its distance in ``dists``."""
+    """Each point's nearest center (the lowest index of equals) into ``labels``, its distance into ``dists``.
+
+    The distance is L1 for ``metric`` 1 and squared L2 for 2.
+    """
     ok = (
-        _is(points, 2, 2) and _is(centers, 2, 2) and _is(labels, 2) and _is(dists, 4)
+        _is(points, 2, 2) and _is(centers, 2, 2) and _is(labels, 2) and _is(dists, 8) and metric in (1, 2)
         and points.shape[1] == centers.shape[1] and 1 <= len(centers) <= 65536 and points.shape[1] <= 65536
         and labels.size == len(points) and dists.size == len(points)
     )  # fmt: skip
     if not ok:
         raise ValueError(_NEAREST)
-    p, c = points.view(np.uint16), centers.view(np.uint16).astype(np.int32)
-    lab, dist = labels.view(np.uint16).reshape(-1), dists.view(np.uint32).reshape(-1)
+    p, c = points.view(np.uint16), centers.view(np.uint16).astype(np.int64)
+    lab, dist = labels.view(np.uint16).reshape(-1), dists.view(np.uint64).reshape(-1)
     for a in range(0, len(p), _ROWS):
-        block = p[a : a + _ROWS].astype(np.int32)
+        block = p[a : a + _ROWS].astype(np.int64)
         # (rows, k) distances, summed one dimension at a time to keep memory to rows x k.
         d = np.zeros((len(block), len(c)), dtype=np.int64)
         for j in range(c.shape[1]):
-            d += np.abs(block[:, j, None] - c[None, :, j])
+            diff = block[:, j, None] - c[None, :, j]
+            d += np.abs(diff) if metric == 1 else diff * diff
         best = np.argmin(d, axis=1)  # the first of equal minima
         lab[a : a + _ROWS] = best
         dist[a : a + _ROWS] = d[np.arange(len(block)), best]
+
+
+def assign_rows(
+    points: npt.NDArray[np.uint16],
+    centers: npt.NDArray[np.uint16],
+    labels: npt.NDArray[np.uint16],
+    dists: npt.NDArray[np.uint64],
+    lower: npt.NDArray[np.float64],
+    drift: npt.NDArray[np.float64],
+    half: npt.NDArray[np.float64],
+    metric: int,
+    /,
+) -> None:
+    """:func:`nearest_rows`, and in ``lower`` each row's true distance to its second nearest center.
+
+    The bounds the C twin reads (``lower`` on the way in, ``drift`` and
+    ``half``) only let it skip work, so they are checked and not used.
+    """
+    ok = (
+        isinstance(lower, np.ndarray) and lower.dtype == np.float64 and lower.size == len(points)
+        and isinstance(drift, np.ndarray) and drift.dtype == np.float64 and drift.size == len(centers)
+        and isinstance(half, np.ndarray) and half.dtype == np.float64 and half.size == len(centers)
+    )  # fmt: skip
+    if not ok:
+        raise ValueError(_ASSIGN)
+    try:
+        nearest_rows(points, centers, labels, dists, metric)
+    except ValueError:
+        raise ValueError(_ASSIGN) from None
+    if len(centers) == 1:
+        lower[:] = np.inf
+        return
+    for a in range(0, len(points), _ROWS):
+        block = points[a : a + _ROWS].astype(np.int64)
+        d = np.zeros((len(block), len(centers)), dtype=np.int64)
+        for j in range(centers.shape[1]):
+            diff = block[:, j, None] - centers[None, :, j].astype(np.int64)
+            d += np.abs(diff) if metric == 1 else diff * diff
+        second = np.partition(d, 1, axis=1)[:, 1].astype(np.float64)
+        lower.reshape(-1)[a : a + _ROWS] = second if metric == 1 else np.sqrt(second)
 
 
 def median_rows(

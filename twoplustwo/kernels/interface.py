@@ -112,8 +112,14 @@ class Backend(Protocol):
         out: U8,
         /,
     ) -> int: ...
-    # The two steps of k-medians under L1 (twoplustwo.kernels.clustering).
-    def nearest_rows(self, points: U16, centers: U16, labels: U16, dists: npt.NDArray[np.uint32], /) -> None: ...
+    # The steps of k-means on uint16 rows (twoplustwo.kernels.clustering).
+    def nearest_rows(
+        self, points: U16, centers: U16, labels: U16, dists: npt.NDArray[np.uint64], metric: int, /
+    ) -> None: ...
+    def assign_rows(
+        self, points: U16, centers: U16, labels: U16, dists: npt.NDArray[np.uint64], lower: F64, drift: F64,
+        half: F64, metric: int, /,
+    ) -> None: ...  # fmt: skip
     def median_rows(
         self, points: U16, labels: U16, weights: I64, centers: U16, totals: I64, /
     ) -> None: ...

@@ -41,7 +41,17 @@ if TYPE_CHECKING:
     from twoplustwo.kernels.draws import Ordered
     from twoplustwo.kernels.interface import F64, I64, U8, U16, Layers
 
-__all__ = ["ALL_CARDS", "DAGS", "Walker", "index_rows", "median_rows", "nearest_rows", "omaha_low_rows", "unindex_rows"]
+__all__ = [
+    "ALL_CARDS",
+    "DAGS",
+    "Walker",
+    "assign_rows",
+    "index_rows",
+    "median_rows",
+    "nearest_rows",
+    "omaha_low_rows",
+    "unindex_rows",
+]
 
 #: Every card of the 52: hold'em's deck, as a mask.
 ALL_CARDS = (1 << 52) - 1
@@ -589,14 +599,31 @@ def unindex_rows(
     return indexing.unindex_rows(x, n, c, f, _array(out, writable=True))
 
 
-def nearest_rows(
-    points: U16, centers: U16, labels: U16, dists: npt.NDArray[np.uint32], /
-) -> None:
-    """Each uint16 point's nearest center under L1 (the lowest index among equals), and its distance."""
+def nearest_rows(points: U16, centers: U16, labels: U16, dists: npt.NDArray[np.uint64], metric: int, /) -> None:
+    """Each uint16 point's nearest center under L1 or squared L2 (the lowest index among equals), and its distance."""
     from twoplustwo.kernels import clustering
 
     p, c = _array(points), _array(centers)
-    clustering.nearest_rows(p, c, _array(labels, writable=True), _array(dists, writable=True))
+    clustering.nearest_rows(p, c, _array(labels, writable=True), _array(dists, writable=True), metric)
+
+
+def assign_rows(
+    points: U16,
+    centers: U16,
+    labels: U16,
+    dists: npt.NDArray[np.uint64],
+    lower: F64,
+    drift: F64,
+    half: F64,
+    metric: int,
+    /,
+) -> None:
+    """nearest_rows, and each row's true distance to its second nearest center (no row is skipped here)."""
+    from twoplustwo.kernels import clustering
+
+    p, c, r, h = _array(points), _array(centers), _array(drift), _array(half)
+    out = [_array(a, writable=True) for a in (labels, dists, lower)]
+    clustering.assign_rows(p, c, out[0], out[1], out[2], r, h, metric)
 
 
 def median_rows(

@@ -149,7 +149,7 @@ BUCKET_STREETS: dict[str, tuple[tuple[int, ...], int]] = {
 BUCKET_METHODS: dict[str, tuple[str, ...]] = {
     "flop": ("emd", "percentile"),
     "turn": ("emd", "percentile"),
-    "river": ("percentile",),
+    "river": ("ochs", "percentile"),
 }
 #: The most buckets a table may hold: its entries are uint16.
 MAX_BUCKETS = 65536
@@ -164,7 +164,7 @@ def bucket_role(street: str, method: str, k: int) -> str:
     >>> bucket_role("river", "emd", 200)
     Traceback (most recent call last):
     ...
-    ValueError: method must be one of 'percentile' on the river, got 'emd'
+    ValueError: method must be one of 'ochs', 'percentile' on the river, got 'emd'
     """
     if street not in BUCKET_STREETS:
         raise ValueError(f"street must be one of {', '.join(map(repr, BUCKET_STREETS))}, got {street!r}")

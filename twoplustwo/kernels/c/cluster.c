@@ -1,16 +1,23 @@
-/* The two steps of k-medians under the L1 distance, the twins of the numpy
- * functions of twoplustwo.kernels.clustering: nearest_rows gives each point
- * its nearest center, median_rows each cluster its weighted median. With
+/* The steps of k-means on uint16 rows, the twins of the numpy functions of
+ * twoplustwo.kernels.clustering: nearest_rows gives each point its nearest
+ * center under L1 or squared L2, median_rows each cluster its weighted
+ * median (the center of least L1 sum; the means of L2 are numpy's). With
  * points that are cumulative histograms (or sorted samples), L1 is the
- * earth mover's distance in one dimension, and both steps are exact in
+ * earth mover's distance in one dimension. Everything is exact in
  * integers: no rounding, so any split of the rows over threads or workers
  * gives the same bytes. */
 
 #include "core.h" /* Python.h first, before any standard header */
 
+#include <math.h>
+
 static const char nearest_error[] =
     "nearest_rows takes (N, d) uint16 points, (k, d) uint16 centers with 1 <= k <= 65536 and d <= 65536, "
-    "a uint16 out of N labels and a uint32 out of N distances";
+    "a uint16 out of N labels, a uint64 out of N distances and the metric, 1 (L1) or 2 (squared L2)";
+static const char assign_error[] =
+    "assign_rows takes (N, d) uint16 points, (k, d) uint16 centers with 1 <= k <= 65536 and d <= 65536, "
+    "uint16 labels, uint64 distances and float64 lower bounds of N, float64 drifts and halves of k, and the "
+    "metric, 1 (L1) or 2 (squared L2)";
 static const char median_error[] =
     "median_rows takes (N, d) uint16 points, N uint16 labels, N int64 weights, (k, d) uint16 centers "
     "and an int64 out of k totals";
@@ -19,11 +26,21 @@ static const char median_error[] =
  * a block long enough for the compiler to vectorise. */
 #define BLOCK 16
 
-static uint32_t l1_block(const uint16_t *a, const uint16_t *b, Py_ssize_t n) {
+/* In 32 bits, which vectorise wider: d <= 65536 entries of at most 65535 fit. */
+static uint64_t l1_block(const uint16_t *a, const uint16_t *b, Py_ssize_t n) {
     uint32_t s = 0;
     for (Py_ssize_t j = 0; j < n; j++) {
         int x = (int)a[j] - (int)b[j];
         s += (uint32_t)(x < 0 ? -x : x);
+    }
+    return s;
+}
+
+static uint64_t l2_block(const uint16_t *a, const uint16_t *b, Py_ssize_t n) {
+    uint64_t s = 0;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        int64_t x = (int64_t)a[j] - (int64_t)b[j];
+        s += (uint64_t)(x * x);
     }
     return s;
 }
@@ -33,19 +50,19 @@ static uint32_t l1_block(const uint16_t *a, const uint16_t *b, Py_ssize_t n) {
  * point's center of the last round, which most points keep, and then every
  * other center stops after a block or two. */
 static uint16_t nearest(const uint16_t *p, const uint16_t *centers, Py_ssize_t k, Py_ssize_t d, Py_ssize_t hint,
-                        uint32_t *best) {
+                        uint64_t (*block)(const uint16_t *, const uint16_t *, Py_ssize_t), uint64_t *best) {
     Py_ssize_t arg = hint < k ? hint : 0;
-    uint32_t least = l1_block(p, centers + arg * d, d);
+    uint64_t least = block(p, centers + arg * d, d);
     for (Py_ssize_t c = 0; c < k; c++) {
         const uint16_t *q = centers + c * d;
-        uint32_t s = 0;
+        uint64_t s = 0;
         Py_ssize_t j = 0;
         /* A center already farther than the best one cannot win: stop summing. */
         for (; j + BLOCK <= d && s <= least; j += BLOCK)
-            s += l1_block(p + j, q + j, BLOCK);
+            s += block(p + j, q + j, BLOCK);
         if (s > least)
             continue;
-        s += l1_block(p + j, q + j, d - j);
+        s += block(p + j, q + j, d - j);
         if (s < least || (s == least && c < arg)) {
             least = s;
             arg = c;
@@ -55,28 +72,111 @@ static uint16_t nearest(const uint16_t *p, const uint16_t *centers, Py_ssize_t k
     return (uint16_t)arg;
 }
 
-/* nearest_rows(points, centers, labels, dists) -> None: each (N, d) uint16
- * point's nearest (k, d) center under L1, the lowest index among equals,
- * into labels (uint16), and its distance into dists (uint32). A label
- * below k on the way in is a hint of the nearest, which makes the search
- * faster and the answer no different. */
+/* nearest_rows(points, centers, labels, dists, metric) -> None: each (N, d)
+ * uint16 point's nearest (k, d) center under L1 (metric 1) or squared L2
+ * (metric 2), the lowest index among equals, into labels (uint16), and its
+ * distance into dists (uint64). A label below k on the way in is a hint of
+ * the nearest, which makes the search faster and the answer no different. */
 PyObject *core_nearest_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
     Buffers bufs;
     Py_buffer *pb, *cb, *lb, *db;
-    if (parse_args(args, nargs, "nearest_rows(points, centers, labels, dists)", &bufs, "rrww", &pb, &cb, &lb, &db) < 0)
+    long metric = 0;
+    if (parse_args(args, nargs, "nearest_rows(points, centers, labels, dists, metric)", &bufs, "rrwwl", &pb, &cb,
+                   &lb, &db, &metric) < 0)
         return NULL;
     if (pb->ndim != 2 || cb->ndim != 2 || pb->itemsize != 2 || cb->itemsize != 2 || pb->shape[1] != cb->shape[1] ||
         cb->shape[0] < 1 || cb->shape[0] > 65536 || pb->shape[1] > 65536 || lb->itemsize != 2 ||
-        lb->len != pb->shape[0] * 2 || db->itemsize != 4 || db->len != pb->shape[0] * 4)
+        lb->len != pb->shape[0] * 2 || db->itemsize != 8 || db->len != pb->shape[0] * 8 || (metric != 1 && metric != 2))
         return release_args(&bufs, nearest_error, NULL);
     const uint16_t *points = pb->buf, *centers = cb->buf;
     uint16_t *labels = lb->buf;
-    uint32_t *dists = db->buf;
+    uint64_t *dists = db->buf;
     Py_ssize_t n = pb->shape[0], d = pb->shape[1], k = cb->shape[0];
+    uint64_t (*block)(const uint16_t *, const uint16_t *, Py_ssize_t) = metric == 1 ? l1_block : l2_block;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++)
-        labels[i] = nearest(points + i * d, centers, k, d, labels[i], &dists[i]);
+        labels[i] = nearest(points + i * d, centers, k, d, labels[i], block, &dists[i]);
+    Py_END_ALLOW_THREADS
+    return release_args(&bufs, NULL, Py_NewRef(Py_None));
+}
+
+/* The true distance of a metric's sum: L1 itself, or the square root of squared L2. */
+static double true_distance(uint64_t s, long metric) { return metric == 1 ? (double)s : sqrt((double)s); }
+
+/* Whether `near` is surely below `bound`, both true distances: strictly, and
+ * under L2 by more than the rounding of square roots and drifts. */
+static int surely_below(double near, double bound, long metric) {
+    return metric == 1 ? near < bound : near * (1 + 1e-9) + 1e-9 < bound;
+}
+
+/* assign_rows(points, centers, labels, dists, lower, drift, half, metric)
+ * -> None: nearest_rows for rows whose labels are last round's, skipping
+ * the search where the triangle inequality shows the label stays
+ * (Hamerly's bounds). lower (float64, N) holds for each row a lower bound
+ * of its true distance (L1, or L2 not squared) to every center but its
+ * own, valid before the centers moved by drift (float64, k, true
+ * distances); half (float64, k) is half the true distance from each center
+ * to its nearest other. A row keeps its label when its distance to its
+ * center is below both its lower bound less the largest drift and its
+ * center's half; otherwise, and for a label of k or more, every center is
+ * measured. labels, dists and lower come out as for the new centers:
+ * labels and dists exactly those of nearest_rows, whatever the bounds
+ * were, so long as they were bounds. */
+PyObject *core_assign_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    Buffers bufs;
+    Py_buffer *pb, *cb, *lb, *db, *ob, *rb, *hb;
+    long metric = 0;
+    if (parse_args(args, nargs, "assign_rows(points, centers, labels, dists, lower, drift, half, metric)", &bufs,
+                   "rrwwwrrl", &pb, &cb, &lb, &db, &ob, &rb, &hb, &metric) < 0)
+        return NULL;
+    if (pb->ndim != 2 || cb->ndim != 2 || pb->itemsize != 2 || cb->itemsize != 2 || pb->shape[1] != cb->shape[1] ||
+        cb->shape[0] < 1 || cb->shape[0] > 65536 || pb->shape[1] > 65536 || lb->itemsize != 2 ||
+        lb->len != pb->shape[0] * 2 || db->itemsize != 8 || db->len != pb->shape[0] * 8 || ob->itemsize != 8 ||
+        ob->len != pb->shape[0] * 8 || rb->itemsize != 8 || rb->len != cb->shape[0] * 8 || hb->itemsize != 8 ||
+        hb->len != cb->shape[0] * 8 || (metric != 1 && metric != 2))
+        return release_args(&bufs, assign_error, NULL);
+    const uint16_t *points = pb->buf, *centers = cb->buf;
+    uint16_t *labels = lb->buf;
+    uint64_t *dists = db->buf;
+    double *lower = ob->buf;
+    const double *drift = rb->buf, *half = hb->buf;
+    Py_ssize_t n = pb->shape[0], d = pb->shape[1], k = cb->shape[0];
+    uint64_t (*block)(const uint16_t *, const uint16_t *, Py_ssize_t) = metric == 1 ? l1_block : l2_block;
+    Py_BEGIN_ALLOW_THREADS
+    double most = 0;
+    for (Py_ssize_t c = 0; c < k; c++)
+        most = drift[c] > most ? drift[c] : most;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const uint16_t *p = points + i * d;
+        Py_ssize_t a = labels[i];
+        if (a < k) {
+            uint64_t own = block(p, centers + a * d, d);
+            double near = true_distance(own, metric), bound = lower[i] - most;
+            if (surely_below(near, bound > half[a] ? bound : half[a], metric)) {
+                dists[i] = own;
+                lower[i] = bound;
+                continue;
+            }
+        }
+        /* Every center: the nearest (the lowest index among equals) and the second nearest. */
+        uint64_t best = UINT64_MAX, second = UINT64_MAX;
+        Py_ssize_t arg = 0;
+        for (Py_ssize_t c = 0; c < k; c++) {
+            uint64_t s = block(p, centers + c * d, d);
+            if (s < best) {
+                second = best;
+                best = s;
+                arg = c;
+            } else if (s < second) {
+                second = s;
+            }
+        }
+        labels[i] = (uint16_t)arg;
+        dists[i] = best;
+        lower[i] = k > 1 ? true_distance(second, metric) : HUGE_VAL;
+    }
     Py_END_ALLOW_THREADS
     return release_args(&bufs, NULL, Py_NewRef(Py_None));
 }

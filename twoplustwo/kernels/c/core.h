@@ -106,7 +106,7 @@ typedef struct {
 
 /* The buffers a method's arguments lend it, taken by parse_args and given
  * back by release_args. */
-#define MAX_BUFFERS 6
+#define MAX_BUFFERS 8
 typedef struct {
     Py_buffer view[MAX_BUFFERS];
     int held;
@@ -189,6 +189,7 @@ PyObject *core_unindex_rows(PyObject *module, PyObject *const *args, Py_ssize_t 
 
 /* cluster.c */
 PyObject *core_nearest_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *core_assign_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_median_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #if defined(__GNUC__)

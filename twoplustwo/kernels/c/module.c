@@ -29,6 +29,9 @@ static PyMethodDef core_functions[] = {
      "index or -1"},
     {"nearest_rows", (PyCFunction)(void (*)(void))core_nearest_rows, METH_FASTCALL,
      "nearest_rows(points, centers, labels, dists) -> None: each uint16 point's nearest center under L1"},
+    {"assign_rows", (PyCFunction)(void (*)(void))core_assign_rows, METH_FASTCALL,
+     "assign_rows(points, centers, labels, dists, lower, drift, half, metric) -> None: nearest_rows, skipping "
+     "rows whose bounds keep their label"},
     {"median_rows", (PyCFunction)(void (*)(void))core_median_rows, METH_FASTCALL,
      "median_rows(points, labels, weights, centers, totals) -> None: each cluster's weight and weighted median"},
     {NULL, NULL, 0, NULL},

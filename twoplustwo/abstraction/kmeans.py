@@ -1,13 +1,15 @@
-"""Weighted k-medians of uint16 rows under the L1 distance: exact, and the same bytes on any threads or workers.
+"""Weighted k-means of uint16 rows under L1 or L2: exact, and the same bytes on any threads or workers.
 
 When each row is a cumulative histogram (or a sorted sample) of a hand's
 equity, the L1 distance between two rows is the earth mover's distance
 between the two distributions, in one dimension exactly. The clustering
-alternates the two steps of :mod:`twoplustwo.kernels.clustering` (in C when
-it is built): every row to its nearest center, and every center to the
-weighted median of its rows, which is the point nearest in sum to them. All
-arithmetic is on integers, so the cost never rises from one round to the
-next and nothing depends on how the rows are split.
+alternates two steps (:mod:`twoplustwo.kernels.clustering`, in C when it is
+built): every row to its nearest center, then every center to the point
+nearest in sum to its rows. Under L1 that is their weighted median, entry
+by entry (k-medians), and the cost never rises from one round to the next;
+under L2 (``metric="l2"``, squared distances) it is their weighted mean,
+rounded to the nearest integer. All arithmetic is on integers, so nothing
+depends on how the rows are split.
 
 The clustering sees only the distinct rows with their summed weights, in
 sorted order: so the answer depends on the rows and weights alone, not on
@@ -17,9 +19,11 @@ times its distance to the nearest center so far) from a generator seeded
 with ``seed``.
 
 >>> rows = np.array([[0, 1], [0, 2], [9, 9], [8, 9], [0, 1]], dtype=np.uint16)
->>> c = kmedians(rows, k=2, seed=1)
+>>> c = kmeans(rows, k=2, seed=1)
 >>> c.labels.tolist(), c.centers.tolist(), c.cost
 ([0, 0, 1, 1, 0], [[0, 1], [8, 9]], 2)
+>>> kmeans(rows, k=2, seed=1, metric="l2").centers.tolist()  # means: (8 + 9) / 2 rounds half up
+[[0, 1], [9, 9]]
 """
 
 from __future__ import annotations
@@ -37,7 +41,10 @@ from twoplustwo.kernels.choice import chosen
 from twoplustwo.kernels.pool import resolve_threads, run
 from twoplustwo.progress import progress
 
-__all__ = ["Clustering", "kmedians", "nearest"]
+__all__ = ["METRICS", "Clustering", "centers_of", "kmeans", "nearest"]
+
+#: The metrics, by name: the kernels' codes.
+METRICS = {"l1": 1, "l2": 2}
 
 # Rows per call of the kernel: a few milliseconds, so that Ctrl-C and a stop are prompt.
 _STEP = 1 << 13
@@ -47,13 +54,13 @@ _TASK = 1 << 18
 
 @dataclass(frozen=True)
 class Clustering:
-    """The result of :func:`kmedians`.
+    """The result of :func:`kmeans`.
 
     ``labels`` holds each row's cluster (uint16, in the rows' order) and
-    ``centers`` the ``(k, d)`` centers, ordered as :func:`kmedians` says;
-    ``cost`` is the sum over rows of weight times L1 distance to the row's
-    center, and ``weight`` the sum of the weights, so ``cost / weight`` is
-    the mean distance. ``iterations`` counts the assignment rounds, and
+    ``centers`` the ``(k, d)`` centers, ordered as :func:`kmeans` says;
+    ``cost`` is the sum over rows of weight times distance to the row's
+    center (L1, or squared L2), and ``weight`` the sum of the weights, so
+    ``cost / weight`` is the mean distance. ``iterations`` counts the assignment rounds, and
     ``converged`` says whether the last one moved no row.
     """
 
@@ -70,30 +77,40 @@ def nearest(
     centers: npt.NDArray[np.uint16],
     hints: npt.NDArray[np.uint16] | None = None,
     *,
+    metric: str = "l1",
     threads: int | None = None,
     executor: Executor | None = None,
     update: Callable[[int], object] | None = None,
-) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint32]]:
-    """Each row's nearest center under L1 (the lowest index among equals) and its distance.
+    bounds: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None,
+) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint64]]:
+    """Each row's nearest center (the lowest index among equals) and its distance: L1, or squared L2.
 
     ``hints``, a guess of each row's nearest center (its last one), only
-    makes the search faster. With ``executor`` the rows go out in blocks as
-    its tasks; otherwise they are split over ``threads`` threads.
-    ``update(rows)`` is told of the rows done as they are.
+    makes the search faster. So do ``bounds``, ``(lower, drift, half)`` as
+    the kernels' ``assign_rows`` takes them, with ``hints`` last round's
+    labels: ``lower`` is updated in place. With ``executor`` the rows go
+    out in blocks as its tasks; otherwise they are split over ``threads``
+    threads. ``update(rows)`` is told of the rows done as they are.
 
     >>> nearest(np.array([[1, 1], [5, 5]], dtype=np.uint16), np.array([[0, 0], [4, 6]], dtype=np.uint16))
-    (array([0, 1], dtype=uint16), array([2, 2], dtype=uint32))
+    (array([0, 1], dtype=uint16), array([2, 2], dtype=uint64))
     """
+    code = _metric(metric)
     n = len(points)
     labels = np.full(n, 0xFFFF, dtype=np.uint16) if hints is None else np.array(hints, dtype=np.uint16)
-    dists = np.empty(n, dtype=np.uint32)
+    dists = np.empty(n, dtype=np.uint64)
     if executor is not None:
-        bounds = list(range(0, n, _TASK))
-        futures = [executor.submit(_nearest_task, points[a : a + _TASK], centers, labels[a : a + _TASK])
-                   for a in bounds]  # fmt: skip
+        starts = list(range(0, n, _TASK))
+        futures = [
+            executor.submit(_nearest_task, points[a : a + _TASK], centers, labels[a : a + _TASK], metric,
+                            None if bounds is None else (bounds[0][a : a + _TASK], bounds[1], bounds[2]))
+            for a in starts
+        ]  # fmt: skip
         try:
-            for a, f in zip(bounds, futures):
-                labels[a : a + _TASK], dists[a : a + _TASK] = f.result()
+            for a, f in zip(starts, futures):
+                labels[a : a + _TASK], dists[a : a + _TASK], lower = f.result()
+                if bounds is not None:
+                    bounds[0][a : a + _TASK] = lower
                 if update is not None:
                     update(len(labels[a : a + _TASK]))
         finally:
@@ -102,7 +119,7 @@ def nearest(
         return labels, dists
     workers = min(resolve_threads(threads), max(1, n // _STEP))
     stop = threading.Event()
-    kernel = chosen().nearest_rows
+    backend = chosen()
 
     def part(i: int) -> None:
         a, b = n * i // workers, n * (i + 1) // workers
@@ -110,7 +127,12 @@ def nearest(
             if stop.is_set():
                 return
             hi = min(lo + _STEP, b)
-            kernel(points[lo:hi], centers, labels[lo:hi], dists[lo:hi])
+            if bounds is None:
+                backend.nearest_rows(points[lo:hi], centers, labels[lo:hi], dists[lo:hi], code)
+            else:
+                lower, drift, half = bounds
+                backend.assign_rows(points[lo:hi], centers, labels[lo:hi], dists[lo:hi], lower[lo:hi], drift, half,
+                                    code)  # fmt: skip
             if update is not None:
                 update(hi - lo)
 
@@ -119,10 +141,23 @@ def nearest(
 
 
 def _nearest_task(
-    points: npt.NDArray[np.uint16], centers: npt.NDArray[np.uint16], hints: npt.NDArray[np.uint16]
-) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint32]]:
+    points: npt.NDArray[np.uint16],
+    centers: npt.NDArray[np.uint16],
+    hints: npt.NDArray[np.uint16],
+    metric: str,
+    bounds: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]] | None,
+) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint64], npt.NDArray[np.float64] | None]:
     """One executor task of :func:`nearest`: a block of rows, on one thread of its worker."""
-    return nearest(points, centers, hints, threads=1)
+    if bounds is not None:
+        bounds = (bounds[0].copy(), bounds[1], bounds[2])  # the block's own, to send back
+    labels, dists = nearest(points, centers, hints, metric=metric, threads=1, bounds=bounds)
+    return labels, dists, None if bounds is None else bounds[0]
+
+
+def _metric(metric: object) -> int:
+    if not isinstance(metric, str) or metric not in METRICS:
+        raise ValueError(f"metric must be one of {', '.join(map(repr, METRICS))}, got {metric!r}")
+    return METRICS[metric]
 
 
 def _check(points: Any, weights: Any, k: Any) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.int64]]:
@@ -156,11 +191,12 @@ def _describe(a: Any) -> str:
     return f"a {a.ndim}-D {a.dtype} array" if isinstance(a, np.ndarray) else type(a).__name__
 
 
-def kmedians(
+def kmeans(
     points: npt.NDArray[np.uint16],
     weights: npt.NDArray[np.integer[Any]] | None = None,
     *,
     k: int,
+    metric: str = "l1",
     seed: int = 0,
     max_iter: int = 100,
     strength: npt.NDArray[np.integer[Any]] | None = None,
@@ -169,12 +205,14 @@ def kmedians(
     quiet: bool = False,
     report: Callable[[int, int, int], object] | None = None,
 ) -> Clustering:
-    """Cluster the ``(N, d)`` uint16 ``points`` into ``k`` clusters, minimising the weighted sum of L1 distances.
+    """Cluster the ``(N, d)`` uint16 ``points`` into ``k`` clusters, minimising the weighted sum of distances.
 
-    ``weights`` (non-negative ints, default 1 each) count each row that many
-    times. The result is a local optimum: no row is nearer another center,
-    and no center can move nearer in sum to its rows. It stops when a round
-    moves no row or after ``max_iter`` rounds.
+    ``metric`` is ``"l1"`` (centers are weighted medians) or ``"l2"``
+    (squared distances; centers are weighted means, rounded). ``weights``
+    (non-negative ints, default 1 each) count each row that many times.
+    Under L1 the result is a local optimum: no row is nearer another
+    center, and no center can move nearer in sum to its rows. It stops when
+    a round moves no row or after ``max_iter`` rounds.
 
     Clusters are numbered by their rows' weighted mean ``strength`` (one int
     per row), weakest first, when it is given, and else by their centers in
@@ -184,10 +222,11 @@ def kmedians(
     terminal.
 
     >>> rows = np.array([[0], [1], [2], [10], [11], [30]], dtype=np.uint16)
-    >>> kmedians(rows, k=3, strength=-rows[:, 0].astype(np.int64)).labels.tolist()
+    >>> kmeans(rows, k=3, strength=-rows[:, 0].astype(np.int64)).labels.tolist()
     [2, 2, 2, 1, 1, 0]
     """
     pts, w = _check(points, weights, k)
+    code = _metric(metric)
     if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
         raise ValueError(f"max_iter must be an int of at least 1, got {max_iter!r}")
     if strength is not None and (
@@ -200,25 +239,31 @@ def kmedians(
     np.add.at(mass, inverse, w[seen])
     if k > len(distinct):
         raise ValueError(f"k = {k} exceeds the {len(distinct)} distinct rows of positive weight")
-    centers = _seed(distinct, mass, k, np.random.default_rng(seed), threads, executor, quiet)
+    if code == 2 and int(mass.sum()) * 65535 >= 1 << 53:
+        raise ValueError("under L2 the weights must sum below 2**53 / 65535, for exact sums of rows")
+    on: dict[str, Any] = {"metric": metric, "threads": threads, "executor": executor}
+    centers = _seed(distinct, mass, k, np.random.default_rng(seed), on, quiet)
     labels = np.full(len(distinct), 0xFFFF, dtype=np.uint16)
     totals = np.empty(k, dtype=np.int64)
-    backend = chosen()
+    # Hamerly's bounds: no row is skipped in the first round (its labels are none).
+    bounds = (np.zeros(len(distinct)), np.zeros(k), np.zeros(k))
     converged, rounds, cost = False, 0, 0
     while rounds < max_iter:
         with progress(len(distinct), "rows", desc=f"round {rounds + 1}", quiet=quiet) as update:
-            new, dists = nearest(distinct, centers, labels, threads=threads, executor=executor, update=update)
+            new, dists = nearest(distinct, centers, labels, update=update, bounds=bounds, **on)
         moved = int(np.count_nonzero(new != labels))
         labels = new
         rounds += 1
-        cost = int(mass @ dists.astype(np.int64))
+        cost = _weighted_sum(mass, dists)
         if report is not None:
             report(rounds, moved, cost)
         if moved == 0:
             converged = True
             break
-        backend.median_rows(distinct, labels, mass, centers, totals)
-        _refill(distinct, labels, dists, totals, centers)
+        before = centers.copy()
+        centers_of(distinct, labels, mass, centers, totals, metric)
+        bounds[0][_refill(distinct, labels, dists, totals, centers)] = 0  # rows moved onto a center: measured again
+        bounds = (bounds[0], _distances(before, centers, code), _halves(centers, code))
     raw = labels[inverse].astype(np.intp)
     order = _order(centers, raw, w[seen], None if strength is None else strength[seen])
     rank = np.empty(k, dtype=np.uint16)
@@ -226,8 +271,71 @@ def kmedians(
     out = np.zeros(len(pts), dtype=np.uint16)
     out[seen] = rank[raw]
     if not seen.all():  # rows of weight 0 go to their nearest center too
-        out[~seen] = rank[nearest(pts[~seen], centers, threads=threads)[0]]
+        out[~seen] = rank[nearest(pts[~seen], centers, metric=metric, threads=threads)[0]]
     return Clustering(out, centers[order], cost, int(mass.sum()), rounds, converged)
+
+
+def centers_of(
+    rows: npt.NDArray[np.uint16],
+    labels: npt.NDArray[np.uint16],
+    weights: npt.NDArray[np.int64],
+    centers: npt.NDArray[np.uint16],
+    totals: npt.NDArray[np.int64],
+    metric: str = "l1",
+) -> None:
+    """Each cluster's weight into ``totals`` and, where it is positive, its best center into ``centers``.
+
+    Under L1 the weighted median of its rows (the kernels' ``median_rows``),
+    under L2 their weighted mean rounded half up, computed exactly (sums
+    below 2**53); empty clusters keep their centers.
+
+    >>> rows = np.array([[0], [1], [9]], dtype=np.uint16); centers = np.zeros((1, 1), dtype=np.uint16)
+    >>> totals = np.empty(1, dtype=np.int64); w = np.ones(3, dtype=np.int64)
+    >>> centers_of(rows, np.zeros(3, dtype=np.uint16), w, centers, totals, "l2"); centers.tolist(), totals.tolist()
+    ([[3]], [3])
+    """
+    if _metric(metric) == 1:
+        chosen().median_rows(rows, labels, weights, centers, totals)
+        return
+    k = len(centers)
+    lab = labels.astype(np.intp)
+    w = weights.astype(np.float64)
+    totals[:] = np.bincount(lab, weights=w, minlength=k).astype(np.int64)
+    full = totals > 0
+    for j in range(rows.shape[1]):
+        # Float sums of integers below 2**53 are exact, whatever their order.
+        sums = np.bincount(lab, weights=w * rows[:, j], minlength=k).astype(np.int64)
+        centers[full, j] = (2 * sums[full] + totals[full]) // (2 * totals[full])
+
+
+def _distances(a: npt.NDArray[np.uint16], b: npt.NDArray[np.uint16], code: int) -> npt.NDArray[np.float64]:
+    """The true distance (L1, or L2 not squared) between each row of ``a`` and the same row of ``b``."""
+    diff = a.astype(np.int64) - b.astype(np.int64)
+    sums = (np.abs(diff) if code == 1 else diff * diff).sum(axis=1).astype(np.float64)
+    out: npt.NDArray[np.float64] = sums if code == 1 else np.sqrt(sums)
+    return out
+
+
+def _halves(centers: npt.NDArray[np.uint16], code: int) -> npt.NDArray[np.float64]:
+    """Half the true distance from each center to its nearest other (0 for more than 4,096 centers: no bound)."""
+    k = len(centers)
+    if k == 1 or k > 4096:
+        return np.zeros(k)
+    labels, dists = np.empty(k, dtype=np.uint16), np.empty(k, dtype=np.uint64)
+    nearest_to = np.empty(k)
+    for c in range(k):  # each center against the others, by the kernel
+        others = np.delete(centers, c, axis=0)
+        labels[c:c + 1], dists[c:c + 1] = nearest(centers[c : c + 1], others, metric="l1" if code == 1 else "l2",
+                                                  threads=1)  # fmt: skip
+        nearest_to[c] = float(dists[c]) if code == 1 else float(np.sqrt(float(dists[c])))
+    return nearest_to / 2
+
+
+def _weighted_sum(weights: npt.NDArray[np.int64], dists: npt.NDArray[np.uint64]) -> int:
+    """Σ weight x distance as a Python int: in int64 pieces small enough not to overflow."""
+    top = max(1, int(dists.max()) if len(dists) else 1) * max(1, int(weights.max()) if len(weights) else 1)
+    step = max(1, (1 << 62) // top)
+    return sum(int(weights[a : a + step] @ dists[a : a + step].astype(np.int64)) for a in range(0, len(dists), step))
 
 
 def _distinct(rows: npt.NDArray[np.uint16]) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.intp]]:
@@ -267,45 +375,60 @@ def _seed(
     mass: npt.NDArray[np.int64],
     k: int,
     rng: np.random.Generator,
-    threads: int | None,
-    executor: Executor | None,
+    on: dict[str, Any],
     quiet: bool,
 ) -> npt.NDArray[np.uint16]:
-    """k-means++ for L1: each next center a row drawn with chance proportional to weight times distance."""
+    """k-means++: each next center a row drawn with chance proportional to weight times distance (squared, for L2)."""
     centers = np.empty((k, rows.shape[1]), dtype=np.uint16)
-    centers[0] = rows[_draw(np.cumsum(mass), rng)]
-    best = nearest(rows, centers[:1], threads=threads, executor=executor)[1].astype(np.int64)
+    centers[0] = rows[_draw(mass, rng)]
+    best = nearest(rows, centers[:1], **on)[1]
     with progress(k, "centers", desc="seeding", quiet=quiet) as update:
         update(1)
         for c in range(1, k):
             # Rows already chosen are at distance 0, so each draw is a new distinct row.
-            centers[c] = rows[_draw(np.cumsum(mass * best), rng)]
-            np.minimum(best, nearest(rows, centers[c : c + 1], threads=threads, executor=executor)[1], out=best)
+            centers[c] = rows[_draw(mass, rng, best)]
+            np.minimum(best, nearest(rows, centers[c : c + 1], **on)[1], out=best)
             update(1)
     return centers
 
 
-def _draw(cumulative: npt.NDArray[np.int64], rng: np.random.Generator) -> int:
-    """A place drawn with chance proportional to its step in ``cumulative``: exactly, in integers."""
+def _draw(
+    weights: npt.NDArray[np.int64], rng: np.random.Generator, dists: npt.NDArray[np.uint64] | None = None
+) -> int:
+    """A row drawn with chance proportional to its weight (times its distance): in integers where they fit."""
+    if dists is None:
+        step = weights
+    elif int(dists.max()) * int(weights.max()) * len(weights) < 1 << 62:
+        step = weights * dists.astype(np.int64)
+    else:  # too large for int64 sums: floats, the same on every run all the same
+        chance = np.cumsum(weights * dists.astype(np.float64))
+        return int(np.searchsorted(chance, rng.random() * chance[-1], side="right"))
+    cumulative = np.cumsum(step)
     return int(np.searchsorted(cumulative, rng.integers(int(cumulative[-1])), side="right"))
 
 
 def _refill(
     rows: npt.NDArray[np.uint16],
     labels: npt.NDArray[np.uint16],
-    dists: npt.NDArray[np.uint32],
+    dists: npt.NDArray[np.uint64],
     totals: npt.NDArray[np.int64],
     centers: npt.NDArray[np.uint16],
-) -> None:
-    """Move each empty cluster's center onto the row farthest from its own (the first among equals)."""
+) -> list[int]:
+    """Move each empty cluster's center onto the row farthest from its own (the first among equals).
+
+    Returns the rows moved, which now sit on their new centers.
+    """
     far = dists.astype(np.int64)
+    moved: list[int] = []
     for c in np.flatnonzero(totals == 0):
         i = int(np.argmax(far))
         if far[i] == 0:
-            return  # every row sits on a center: nothing better to move to
+            break  # every row sits on a center: nothing better to move to
         centers[c] = rows[i]
         labels[i] = c
         far[i] = 0
+        moved.append(i)
+    return moved
 
 
 def _order(

@@ -1,4 +1,4 @@
-"""k-medians under L1 (twoplustwo.kmedians): against brute force on small cases, and its promises.
+"""k-medians under L1 (twoplustwo.kmeans): against brute force on small cases, and its promises.
 
 Its promises: a local optimum (every row at its nearest center, every
 center the best point for its rows), the global one where clusters are
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
-from twoplustwo.abstraction.kmedians import nearest
+from twoplustwo.abstraction.kmeans import nearest
 
 
 def l1(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -51,7 +51,7 @@ def planted(seed: int, n: int, k: int, d: int) -> tuple[np.ndarray, np.ndarray]:
 @pytest.mark.parametrize(("seed", "n", "k", "d"), [(1, 8, 2, 2), (2, 9, 3, 1), (3, 8, 3, 3), (4, 7, 4, 2)])
 def test_planted_clusters_reach_the_brute_force_optimum(seed: int, n: int, k: int, d: int) -> None:
     points, weights = planted(seed, n, k, d)
-    c = tp.kmedians(points, weights, k=k, seed=seed)
+    c = tp.kmeans(points, weights, k=k, seed=seed)
     assert c.converged and c.cost == best_cost(points, weights, k)
     assert c.weight == weights.sum()
 
@@ -62,7 +62,7 @@ def test_a_random_case_ends_at_a_local_optimum(seed: int) -> None:
     points = rng.integers(0, 50, (300, 4)).astype(np.uint16)
     weights = rng.integers(0, 6, 300)
     weights[0] = 1
-    c = tp.kmedians(points, weights, k=7, seed=seed, max_iter=500)
+    c = tp.kmeans(points, weights, k=7, seed=seed, max_iter=500)
     assert c.converged
     dist = l1(points, c.centers)
     assert (dist[np.arange(300), c.labels] == dist.min(axis=1)).all()  # no row nearer another center
@@ -79,9 +79,9 @@ def test_the_order_of_the_rows_changes_nothing() -> None:
     points = rng.integers(0, 9, (2000, 3)).astype(np.uint16)
     weights = rng.integers(1, 4, 2000)
     strength = rng.integers(0, 100, 2000)
-    c = tp.kmedians(points, weights, k=12, seed=3, strength=strength)
+    c = tp.kmeans(points, weights, k=12, seed=3, strength=strength)
     perm = rng.permutation(2000)
-    d = tp.kmedians(points[perm], weights[perm], k=12, seed=3, strength=strength[perm])
+    d = tp.kmeans(points[perm], weights[perm], k=12, seed=3, strength=strength[perm])
     assert (d.labels == c.labels[perm]).all() and (d.centers == c.centers).all()
     assert (d.cost, d.iterations) == (c.cost, c.iterations)
 
@@ -91,16 +91,16 @@ def test_weights_count_as_repeated_rows() -> None:
     points = rng.integers(0, 30, (500, 2)).astype(np.uint16)
     weights = rng.integers(0, 4, 500)
     weights[:3] = 1
-    c = tp.kmedians(points, weights, k=9, seed=2)
+    c = tp.kmeans(points, weights, k=9, seed=2)
     repeated = np.repeat(points, weights, axis=0)
-    r = tp.kmedians(repeated, k=9, seed=2)
+    r = tp.kmeans(repeated, k=9, seed=2)
     assert (r.centers == c.centers).all() and r.cost == c.cost
     assert (r.labels == np.repeat(c.labels, weights)).all()
 
 
 def test_rows_of_weight_zero_go_to_their_nearest_center() -> None:
     points = np.array([[0], [1], [10], [11], [4], [8]], dtype=np.uint16)
-    c = tp.kmedians(points, np.array([1, 1, 1, 1, 0, 0]), k=2, seed=0)
+    c = tp.kmeans(points, np.array([1, 1, 1, 1, 0, 0]), k=2, seed=0)
     assert c.labels.tolist() == [0, 0, 1, 1, 0, 1] and c.cost == 2
 
 
@@ -108,21 +108,21 @@ def test_threads_and_executors_give_the_same_bytes() -> None:
     rng = np.random.default_rng(9)
     points = np.sort(rng.integers(0, 1981, (40_000, 6)), axis=1).astype(np.uint16)
     weights = rng.integers(1, 25, 40_000)
-    one = tp.kmedians(points, weights, k=30, seed=5, threads=1, max_iter=15)
-    two = tp.kmedians(points, weights, k=30, seed=5, threads=2, max_iter=15)
+    one = tp.kmeans(points, weights, k=30, seed=5, threads=1, max_iter=15)
+    two = tp.kmeans(points, weights, k=30, seed=5, threads=2, max_iter=15)
     with ThreadPoolExecutor(3) as pool:
-        pooled = tp.kmedians(points, weights, k=30, seed=5, executor=pool, max_iter=15)
+        pooled = tp.kmeans(points, weights, k=30, seed=5, executor=pool, max_iter=15)
     for other in (two, pooled):
         assert other.labels.tobytes() == one.labels.tobytes() and other.centers.tobytes() == one.centers.tobytes()
         assert other.cost == one.cost
-    assert tp.kmedians(points, weights, k=30, seed=6, max_iter=15).cost != one.cost  # the seed matters
+    assert tp.kmeans(points, weights, k=30, seed=6, max_iter=15).cost != one.cost  # the seed matters
 
 
 def test_the_cost_never_rises_and_reports_each_round() -> None:
     rng = np.random.default_rng(10)
     points = rng.integers(0, 500, (5000, 5)).astype(np.uint16)
     rounds: list[tuple[int, int, int]] = []
-    c = tp.kmedians(points, k=40, seed=1, report=lambda *r: rounds.append(r))
+    c = tp.kmeans(points, k=40, seed=1, report=lambda *r: rounds.append(r))
     assert [r[0] for r in rounds] == list(range(1, c.iterations + 1))
     costs = [r[2] for r in rounds]
     assert costs == sorted(costs, reverse=True) and costs[-1] == c.cost
@@ -131,9 +131,9 @@ def test_the_cost_never_rises_and_reports_each_round() -> None:
 
 def test_buckets_are_numbered_by_mean_strength() -> None:
     points = np.array([[0], [1], [50], [51], [100]], dtype=np.uint16)
-    by_center = tp.kmedians(points, k=3, seed=0)
+    by_center = tp.kmeans(points, k=3, seed=0)
     assert by_center.labels.tolist() == [0, 0, 1, 1, 2]
-    weakest_high = tp.kmedians(points, k=3, seed=0, strength=-points[:, 0].astype(np.int64))
+    weakest_high = tp.kmeans(points, k=3, seed=0, strength=-points[:, 0].astype(np.int64))
     assert weakest_high.labels.tolist() == [2, 2, 1, 1, 0]
     assert weakest_high.centers[:, 0].tolist() == [100, 50, 0]
 
@@ -164,4 +164,4 @@ def test_nearest_splits_like_one_call() -> None:
 )
 def test_bad_input_raises(args: tuple, kwargs: dict, error: type, match: str) -> None:
     with pytest.raises(error, match=match):
-        tp.kmedians(*args, **kwargs)
+        tp.kmeans(*args, **kwargs)
