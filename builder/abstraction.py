@@ -84,7 +84,7 @@ class Features(NamedTuple):
 
     points: npt.NDArray[np.uint16] | None
     scale: int
-    strength: npt.NDArray[np.int64]
+    strength: npt.NDArray[np.integer[Any]]
     weights: npt.NDArray[np.uint8]
     metric: str = "l1"
 
@@ -115,13 +115,13 @@ def features(
     if street == "river":
         _need(tables, ["strength/river/wins", "strength/river/ties"])
         a = tables.arrays
-        strength = 2 * a["strength/river/wins"].astype(np.int64) + a["strength/river/ties"]
+        strength = 2 * a["strength/river/wins"].astype(np.uint16) + a["strength/river/ties"]  # at most 1980
         if method == "percentile":
             return Features(None, 1, strength, weights)
         rows, _ = ochs_rows(tables, quiet=quiet, executor=executor)
         return Features(rows, _OCHS_SCALE, strength, weights, "l2")
     _need(tables, [f"strength/{street}/sum"])
-    strength = tables.arrays[f"strength/{street}/sum"].astype(np.int64)
+    strength = tables.arrays[f"strength/{street}/sum"]  # mapped: no copy
     if method == "percentile":
         return Features(None, 1, strength, weights)
     if street == "flop":
@@ -251,7 +251,7 @@ def ochs_rows(
 
 
 def percentile_buckets(
-    strength: npt.NDArray[np.int64], weights: npt.NDArray[np.integer[Any]], k: int
+    strength: npt.NDArray[np.integer[Any]], weights: npt.NDArray[np.integer[Any]], k: int
 ) -> npt.NDArray[np.uint16]:
     """Buckets by strength alone: a hand's bucket is ``k`` times the weight of the weaker hands over all, rounded down.
 
@@ -260,11 +260,17 @@ def percentile_buckets(
     """
     s = np.asarray(strength)
     low = int(s.min())
+    if low != 0:
+        s = s.astype(np.int64) - low
     # Weight by value, then each value's weight below it: memory by the values' range, not by the hands.
-    by_value = np.bincount(s - low, weights=np.asarray(weights, dtype=np.float64))
-    below = np.concatenate([[0.0], np.cumsum(by_value)[:-1]]).astype(np.int64)  # float sums of ints: exact
+    by_value = np.zeros(int(s.max()) + 1)
+    step = 1 << 22
+    for a in range(0, len(s), step):  # float sums of ints below 2**53: exact
+        by_value += np.bincount(s[a : a + step], weights=weights[a : a + step].astype(np.float64),
+                                minlength=len(by_value))  # fmt: skip
+    below = np.concatenate([[0.0], np.cumsum(by_value)[:-1]]).astype(np.int64)
     total = int(by_value.sum())
-    return (below * k // total).astype(np.uint16)[s - low]
+    return (below * k // total).astype(np.uint16)[s]
 
 
 def mean_distance(
@@ -283,15 +289,14 @@ def mean_distance(
     """
     centers = np.zeros((k, points.shape[1]), dtype=np.uint16)
     totals = np.empty(k, dtype=np.int64)
-    w = weights.astype(np.int64)
-    centers_of(points, labels, w, centers, totals, metric)
+    centers_of(points, labels, weights, centers, totals, metric)
     total = 0.0
     step = 1 << 18
     for a in range(0, len(points), step):
         diff = points[a : a + step].astype(np.int64) - centers[labels[a : a + step]]
         d = np.abs(diff).sum(axis=1) if metric == "l1" else np.sqrt((diff * diff).sum(axis=1))
-        total += float(w[a : a + step] @ d)
-    return total / float(w.sum())
+        total += float(weights[a : a + step].astype(np.float64) @ d)
+    return total / float(totals.sum())
 
 
 def bucket_table(

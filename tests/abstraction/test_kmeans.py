@@ -74,6 +74,22 @@ def test_a_random_case_ends_at_a_local_optimum(seed: int) -> None:
             assert cost[int(c.centers[b, j])] == min(cost)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_l2_ends_with_rows_at_their_nearest_mean(seed: int) -> None:
+    rng = np.random.default_rng(20 + seed)
+    points = rng.integers(0, 1000, (400, 3)).astype(np.uint16)
+    weights = rng.integers(1, 5, 400)
+    c = tp.kmeans(points, weights, k=6, metric="l2", seed=seed, max_iter=500)
+    assert c.converged
+    diff = points[:, None, :].astype(np.int64) - c.centers[None, :, :]
+    dist = (diff * diff).sum(axis=2)
+    assert (dist[np.arange(400), c.labels] == dist.min(axis=1)).all()
+    assert c.cost == int((weights * dist[np.arange(400), c.labels]).sum())
+    for b in range(6):  # each center the weighted mean of its rows, rounded half up
+        rows, w = points[c.labels == b].astype(np.int64), weights[c.labels == b]
+        assert (c.centers[b] == (2 * (w[:, None] * rows).sum(axis=0) + w.sum()) // (2 * w.sum())).all()
+
+
 def test_the_order_of_the_rows_changes_nothing() -> None:
     rng = np.random.default_rng(7)
     points = rng.integers(0, 9, (2000, 3)).astype(np.uint16)
@@ -160,6 +176,7 @@ def test_nearest_splits_like_one_call() -> None:
         ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1.5}, TypeError, "k must be an int"),
         ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "max_iter": 0}, ValueError, "max_iter must be"),
         ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "strength": np.zeros(2)}, TypeError, "strength must be"),
+        ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "metric": "emd"}, ValueError, "metric must be one of"),
     ],
 )
 def test_bad_input_raises(args: tuple, kwargs: dict, error: type, match: str) -> None:

@@ -160,31 +160,53 @@ def _metric(metric: object) -> int:
     return METRICS[metric]
 
 
-def _check(points: Any, weights: Any, k: Any) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.int64]]:
+def _check(points: Any, weights: Any, k: Any) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.integer[Any]], int]:
+    """The points, the weights (as given: no copy of millions of rows) and their sum, checked."""
     if not isinstance(points, np.ndarray) or points.dtype != np.uint16 or points.ndim != 2:
         raise TypeError(f"points must be an (N, d) uint16 array, got {_describe(points)}")
     if points.shape[1] < 1 or len(points) < 1:
         raise ValueError(f"points must hold at least one row of at least one value, got shape {points.shape}")
     if weights is None:
-        w = np.ones(len(points), dtype=np.int64)
+        w: npt.NDArray[np.integer[Any]] = np.ones(len(points), dtype=np.uint8)
+        total = len(points)
     else:
         if not isinstance(weights, np.ndarray) or weights.dtype.kind not in "iu" or weights.shape != (len(points),):
             got = _describe(weights)
             raise TypeError(f"weights must be None or an integer array of {len(points)} entries, got {got}")
         if (weights < 0).any():
             raise ValueError(f"weights must be at least 0: row {int(np.argmax(weights < 0))} has a negative weight")
-        if weights.dtype == np.uint64 and (weights >= 1 << 62).any():
+        top = int(weights.max())
+        # In int64 when no sum can overflow it, else as Python ints.
+        total = int(weights.sum(dtype=np.int64)) if top * len(weights) < 1 << 62 else sum(weights.tolist())
+        if total >= 1 << 62:
             raise ValueError("weights must sum below 2**62")
-        w = weights.astype(np.int64)
-        if sum(int(x) for x in w) >= 1 << 62:
-            raise ValueError("weights must sum below 2**62")
-        if not w.any():
+        if total == 0:
             raise ValueError("weights must not all be 0")
+        w = weights
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
         raise TypeError(f"k must be an int, got {type(k).__name__}")
     if not 1 <= k <= 65536:
         raise ValueError(f"k must be from 1 to 65536, got {k}")
-    return np.ascontiguousarray(points), w
+    return np.ascontiguousarray(points), w, total
+
+
+def _sum_by(
+    index: npt.NDArray[np.integer[Any]], values: npt.NDArray[Any], length: int, bound: int
+) -> npt.NDArray[np.int64]:
+    """``out[i]`` = the sum of ``values`` where ``index`` is ``i``, exactly, given sums below ``bound``.
+
+    Float sums of integers below 2**53 are exact in any order, so bincount
+    (fast) does it a block at a time; larger sums go through int64.
+    """
+    if bound < 1 << 53:
+        out = np.zeros(length)
+        step = 1 << 22
+        for a in range(0, len(index), step):
+            out += np.bincount(index[a : a + step], weights=values[a : a + step].astype(np.float64), minlength=length)
+        return out.astype(np.int64)
+    exact = np.zeros(length, dtype=np.int64)
+    np.add.at(exact, index, values.astype(np.int64))
+    return exact
 
 
 def _describe(a: Any) -> str:
@@ -225,7 +247,7 @@ def kmeans(
     >>> kmeans(rows, k=3, strength=-rows[:, 0].astype(np.int64)).labels.tolist()
     [2, 2, 2, 1, 1, 0]
     """
-    pts, w = _check(points, weights, k)
+    pts, w, total = _check(points, weights, k)
     code = _metric(metric)
     if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
         raise ValueError(f"max_iter must be an int of at least 1, got {max_iter!r}")
@@ -234,12 +256,13 @@ def kmeans(
     ):
         raise TypeError(f"strength must be None or an integer array of {len(pts)} entries, got {_describe(strength)}")
     seen = w > 0
-    distinct, inverse = _distinct(pts[seen] if not seen.all() else pts)
-    mass = np.zeros(len(distinct), dtype=np.int64)
-    np.add.at(mass, inverse, w[seen])
+    everywhere = bool(seen.all())
+    distinct, inverse = _distinct(pts if everywhere else pts[seen])
+    w_seen = w if everywhere else w[seen]
+    mass = _sum_by(inverse, w_seen, len(distinct), total)
     if k > len(distinct):
         raise ValueError(f"k = {k} exceeds the {len(distinct)} distinct rows of positive weight")
-    if code == 2 and int(mass.sum()) * 65535 >= 1 << 53:
+    if code == 2 and total * 65535 >= 1 << 53:
         raise ValueError("under L2 the weights must sum below 2**53 / 65535, for exact sums of rows")
     on: dict[str, Any] = {"metric": metric, "threads": threads, "executor": executor}
     centers = _seed(distinct, mass, k, np.random.default_rng(seed), on, quiet)
@@ -264,12 +287,15 @@ def kmeans(
         centers_of(distinct, labels, mass, centers, totals, metric)
         bounds[0][_refill(distinct, labels, dists, totals, centers)] = 0  # rows moved onto a center: measured again
         bounds = (bounds[0], _distances(before, centers, code), _halves(centers, code))
-    raw = labels[inverse].astype(np.intp)
-    order = _order(centers, raw, w[seen], None if strength is None else strength[seen])
+    order = _order(centers, labels, mass, inverse, w_seen, total,
+                   None if strength is None else strength if everywhere else strength[seen])  # fmt: skip
     rank = np.empty(k, dtype=np.uint16)
     rank[order] = np.arange(k, dtype=np.uint16)
     out = np.zeros(len(pts), dtype=np.uint16)
-    out[seen] = rank[raw]
+    if everywhere:
+        out[:] = rank[labels][inverse]
+    else:
+        out[seen] = rank[labels][inverse]
     if not seen.all():  # rows of weight 0 go to their nearest center too
         out[~seen] = rank[nearest(pts[~seen], centers, metric=metric, threads=threads)[0]]
     return Clustering(out, centers[order], cost, int(mass.sum()), rounds, converged)
@@ -278,7 +304,7 @@ def kmeans(
 def centers_of(
     rows: npt.NDArray[np.uint16],
     labels: npt.NDArray[np.uint16],
-    weights: npt.NDArray[np.int64],
+    weights: npt.NDArray[np.integer[Any]],
     centers: npt.NDArray[np.uint16],
     totals: npt.NDArray[np.int64],
     metric: str = "l1",
@@ -295,17 +321,23 @@ def centers_of(
     ([[3]], [3])
     """
     if _metric(metric) == 1:
-        chosen().median_rows(rows, labels, weights, centers, totals)
+        chosen().median_rows(rows, labels, weights.astype(np.int64, copy=False), centers, totals)
         return
-    k = len(centers)
-    lab = labels.astype(np.intp)
-    w = weights.astype(np.float64)
-    totals[:] = np.bincount(lab, weights=w, minlength=k).astype(np.int64)
+    k, d = centers.shape
+    if int(weights.sum(dtype=np.int64)) * 65535 >= 1 << 53:
+        raise ValueError("under L2 the weights must sum below 2**53 / 65535, for exact sums of rows")
+    # Float sums of integers below 2**53 are exact in any order: bincount a block of rows at a time.
+    sums, weight = np.zeros((k, d)), np.zeros(k)
+    step = 1 << 22
+    for a in range(0, len(rows), step):
+        lab, w = labels[a : a + step], weights[a : a + step].astype(np.float64)
+        weight += np.bincount(lab, weights=w, minlength=k)
+        for j in range(d):
+            sums[:, j] += np.bincount(lab, weights=w * rows[a : a + step, j], minlength=k)
+    totals[:] = weight.astype(np.int64)
     full = totals > 0
-    for j in range(rows.shape[1]):
-        # Float sums of integers below 2**53 are exact, whatever their order.
-        sums = np.bincount(lab, weights=w * rows[:, j], minlength=k).astype(np.int64)
-        centers[full, j] = (2 * sums[full] + totals[full]) // (2 * totals[full])
+    exact = sums[full].astype(np.int64)
+    centers[full] = (2 * exact + totals[full, None]) // (2 * totals[full, None])
 
 
 def _distances(a: npt.NDArray[np.uint16], b: npt.NDArray[np.uint16], code: int) -> npt.NDArray[np.float64]:
@@ -338,34 +370,42 @@ def _weighted_sum(weights: npt.NDArray[np.int64], dists: npt.NDArray[np.uint64])
     return sum(int(weights[a : a + step] @ dists[a : a + step].astype(np.int64)) for a in range(0, len(dists), step))
 
 
-def _distinct(rows: npt.NDArray[np.uint16]) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.intp]]:
+def _distinct(rows: npt.NDArray[np.uint16]) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.integer[Any]]]:
     """The distinct rows, in an order that depends on their contents alone, and each row's place among them.
 
     Rows are sorted by a 64-bit hash of their values, and rows of equal hash
     are checked to be equal; were two different rows ever to share a hash,
     the rows are sorted by their values instead (``np.unique``, several
-    times slower on millions of rows).
+    times slower on millions of rows). Places are int32 below 2**31 rows:
+    memory, on the river's 123 million.
     """
     n, d = rows.shape
     factors = np.random.default_rng(0x5EED).integers(1, 1 << 63, d, dtype=np.uint64) | np.uint64(1)
     h = np.zeros(n, dtype=np.uint64)
-    for j in range(d):
-        h += rows[:, j].astype(np.uint64) * factors[j]
-    h ^= h >> np.uint64(29)  # the low bits of a sum of products mix poorly: fold the high ones in
+    step = 1 << 20
+    for a in range(0, n, step):
+        block = rows[a : a + step].astype(np.uint64)
+        block *= factors
+        part = block.sum(axis=1, dtype=np.uint64)
+        part ^= part >> np.uint64(29)  # the low bits of a sum of products mix poorly: fold the high ones in
+        h[a : a + step] = part
     order = np.argsort(h, kind="stable")
-    sorted_h = h[order]
+    h = h[order]
     new = np.empty(n, dtype=bool)
     new[0] = True
-    np.not_equal(sorted_h[1:], sorted_h[:-1], out=new[1:])
-    group = np.cumsum(new) - 1
+    np.not_equal(h[1:], h[:-1], out=new[1:])
+    del h
+    small = np.int32 if n < 1 << 31 else np.int64
+    group = np.cumsum(new, dtype=small)
+    group -= 1
     first = order[np.flatnonzero(new)]
-    step = 1 << 16
-    for a in range(0, n, step):
-        at = order[a : a + step]
-        if not (rows[at] == rows[first[group[a : a + step]]]).all():
+    del new
+    check = 1 << 16
+    for a in range(0, n, check):
+        if not (rows[order[a : a + check]] == rows[first[group[a : a + check]]]).all():
             distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
             return distinct, inverse.reshape(-1).astype(np.intp)
-    inverse = np.empty(n, dtype=np.intp)
+    inverse = np.empty(n, dtype=small)
     inverse[order] = group
     return rows[first], inverse
 
@@ -433,15 +473,18 @@ def _refill(
 
 def _order(
     centers: npt.NDArray[np.uint16],
-    labels: npt.NDArray[np.intp],
-    weights: npt.NDArray[np.int64],
+    labels: npt.NDArray[np.uint16],
+    mass: npt.NDArray[np.int64],
+    inverse: npt.NDArray[np.integer[Any]],
+    weights: npt.NDArray[np.integer[Any]],
+    total: int,
     strength: npt.NDArray[np.integer[Any]] | None,
 ) -> npt.NDArray[np.intp]:
     """The clusters in their final order: by the weighted mean strength of their rows, else by center.
 
-    ``labels`` and ``weights`` are the raw rows' (of positive weight), as
-    is ``strength``; means are compared as exact fractions, equal ones by
-    center.
+    ``labels`` and ``mass`` are the distinct rows'; ``inverse``, ``weights``
+    and ``strength`` the raw rows' of positive weight. Means are compared
+    as exact fractions, equal ones by center.
     """
     by_center: npt.NDArray[np.intp] = np.lexsort(centers.T[::-1])
     if strength is None:
@@ -449,13 +492,16 @@ def _order(
     from fractions import Fraction
 
     k = len(centers)
-    s = strength.astype(np.int64)
-    if int(np.abs(s).max()) * int(weights.sum()) >= 1 << 62:
+    top = max(abs(int(strength.max())), abs(int(strength.min())))
+    if top * total >= 1 << 62:
         raise ValueError("strength times weight must stay below 2**62 in sum")
-    num = np.zeros(k, dtype=np.int64)
-    den = np.zeros(k, dtype=np.int64)
-    np.add.at(num, labels, s * weights)
-    np.add.at(den, labels, weights)
+    # Per distinct row, then per cluster: the sums of weight x strength, and the weights.
+    step, by_row = 1 << 22, np.zeros(len(mass), dtype=np.int64)
+    for a in range(0, len(inverse), step):
+        part = strength[a : a + step].astype(np.int64) * weights[a : a + step]
+        by_row += _sum_by(inverse[a : a + step], part, len(mass), top * total)
+    num = _sum_by(labels, by_row, k, top * total)
+    den = _sum_by(labels, mass, k, total)
     place = np.empty(k, dtype=np.intp)
     place[by_center] = np.arange(k)
     key = [(Fraction(int(num[c]), int(den[c])) if den[c] else Fraction(0), int(place[c])) for c in range(k)]
