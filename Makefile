@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: all install tables strength test test-fast test-asan lint docs bench bench-peers bundle wheel c-reader clean
+.PHONY: all install tables strength abstraction test test-fast test-asan lint docs bench bench-peers bundle wheel c-reader clean
 
 all: tables
 
@@ -25,6 +25,13 @@ tables: $(STAMP)
 strength: tables
 	$(PY) -m twoplustwo_builder --strength
 
+# Opt-in: bucket tables with k = 200 for a solver, flop and turn by EMD, river by OCHS (about 20 minutes;
+# the strength tables first, when the set lacks them).
+abstraction: tables
+	$(PY) -m twoplustwo_builder --abstraction --street flop --method emd --k 200
+	$(PY) -m twoplustwo_builder --abstraction --street turn --method emd --k 200
+	$(PY) -m twoplustwo_builder --abstraction --street river --method ochs --k 200
+
 # The whole suite, in two lanes, one per core. The tests are grouped like
 # the code (tests/<folder> for twoplustwo/<folder>). The first lane runs the
 # runtime's tests, its doctests and the README on the default backend (C
@@ -37,7 +44,9 @@ RUNTIME_TESTS := README.md twoplustwo tests/vocab tests/tables tests/kernels tes
 # other tests hold both backends to (tests/kernels/test_reference.py), and all
 # 169 classes once more on the reference would take a minute of this lane.
 NUMPY_TESTS := twoplustwo tests/hands tests/odds tests/abstraction --ignore=tests/odds/test_preflop.py
-BUILDER_TESTS := builder tests/builder
+# The bucket tables' tests run in the first lane, which is the shorter.
+BUILDER_TESTS := builder tests/builder --ignore=tests/builder/test_abstraction.py
+ABSTRACTION_TESTS := tests/builder/test_abstraction.py
 # Loading, publishing, first-use installs and pages, single hands and
 # batches, once more on the portable stand-ins for mmap, flock and page
 # advice (twoplustwo/tables/system.py) that systems without the POSIX calls use.
@@ -53,7 +62,7 @@ test: tables
 	( TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(NUMPY_TESTS); n=$$?; \
 	  $(PY) -m pytest -q -p no:cacheprovider $(BUILDER_TESTS); b=$$?; \
 	  test $$n -eq 0 && test $$b -eq 0 ) > $$log 2>&1 & second=$$!; \
-	$(PY) -m pytest -q $(RUNTIME_TESTS) --deselect $(RACE_TEST); first=$$?; \
+	$(PY) -m pytest -q $(RUNTIME_TESTS) $(ABSTRACTION_TESTS) --deselect $(RACE_TEST); first=$$?; \
 	echo "== first lane, again: the table set, single hands and batches on the portable paths (TWOPLUSTWO_PORTABLE=1) =="; \
 	TWOPLUSTWO_PORTABLE=1 $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(PORTABLE_TESTS); p=$$?; \
 	wait $$second; s=$$?; \

@@ -42,6 +42,7 @@ import numpy.typing as npt
 from twoplustwo import COMBOS, HandIndexer, Tables
 from twoplustwo.abstraction.kmeans import centers_of, kmeans
 from twoplustwo.kernels.pool import resolve_threads, run
+from twoplustwo.progress import progress
 from twoplustwo.tables.format import BUCKET_STREETS, STRENGTH_BINS, bucket_role, parse_bucket_role
 from twoplustwo.tables.load import open_tables
 
@@ -118,7 +119,9 @@ def features(
         strength = 2 * a["strength/river/wins"].astype(np.uint16) + a["strength/river/ties"]  # at most 1980
         if method == "percentile":
             return Features(None, 1, strength, weights)
-        rows, _ = ochs_rows(tables, quiet=quiet, executor=executor)
+        rows, written = ochs_rows(tables, quiet=quiet, executor=executor)
+        if not written.all():
+            raise AssertionError(f"the river's ochs rows miss {int((~written).sum())} indices")
         return Features(rows, _OCHS_SCALE, strength, weights, "l2")
     _need(tables, [f"strength/{street}/sum"])
     strength = tables.arrays[f"strength/{street}/sum"]  # mapped: no copy
@@ -130,7 +133,7 @@ def features(
         # The last entry of each cumulative row is the 1,081 runouts, the same for all: left out.
         points = np.cumsum(histogram[:, :-1], axis=1, dtype=np.uint16)
         return Features(points, 1081 * STRENGTH_BINS, strength, weights)
-    rows = turn_rows(tables, np.arange(indexer.size(), dtype=np.uint64), threads=threads)
+    rows = turn_rows(tables, np.arange(indexer.size(), dtype=np.uint64), threads=threads, quiet=quiet)
     return Features(rows, 46 * 1980, strength, weights)
 
 
@@ -147,7 +150,7 @@ def _counts(indexer: HandIndexer, threads: int | None) -> npt.NDArray[np.uint8]:
 
 
 def turn_rows(
-    tables: Tables, indices: npt.NDArray[np.integer[Any]], *, threads: int | None = None
+    tables: Tables, indices: npt.NDArray[np.integer[Any]], *, threads: int | None = None, quiet: bool = True
 ) -> npt.NDArray[np.uint16]:
     """The ``emd`` rows of turn hands by index: each hand's 2W + T on each of its 46 rivers, sorted ((N, 46) uint16).
 
@@ -170,8 +173,10 @@ def turn_rows(
         at = river.index(rows)
         values = 2 * wins[at].astype(np.uint16) + ties[at]
         out[a : a + n] = np.sort(values.reshape(n, 46), axis=1)
+        update(n)
 
-    run(resolve_threads(threads), part, range(0, len(at_turn), _TURN_BLOCK))
+    with progress(len(at_turn), "hands", desc="turn rows", quiet=quiet) as update:
+        run(resolve_threads(threads), part, range(0, len(at_turn), _TURN_BLOCK))
     return out
 
 
@@ -335,11 +340,11 @@ def bucket_table(
         seed=seed,
         iterations=c.iterations,
         converged=c.converged,
-        seconds=round(time.perf_counter() - start, 1),
         distance="emd" if f.metric == "l1" else "l2",
         mean_distance=mean_distance(f.points, f.weights, c.labels, k, f.metric) / f.scale,
         percentile_mean_distance=mean_distance(f.points, f.weights, baseline, k, f.metric) / f.scale,
     )
+    summary["seconds"] = round(time.perf_counter() - start, 1)
     return c.labels, summary
 
 
@@ -377,9 +382,10 @@ def publish_buckets(
 
     The set's other files, its strength tables and other bucket tables
     among them, are published again as they are (linked, not rewritten); a
-    table of the same role is replaced. The manifest's ``buckets`` entry records each table's
-    summary. Nothing is written until the table is whole. Returns the
-    summary (:func:`bucket_table`) with the publishing time.
+    table of the same role is replaced. The manifest's ``buckets`` entry
+    records each table's summary. Nothing is written until the table is
+    whole. Returns the summary (:func:`bucket_table`) with the publishing
+    time.
     """
     role = bucket_role(street, method, k)
     t = open_tables(target)

@@ -8,6 +8,7 @@ hold only the indices a few boards reach, and everything read from them is check
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -181,6 +182,10 @@ def test_the_command_line_builds_one(strength_set: Path) -> None:
     assert "flop emd k=5: mean EMD" in out.stderr
     manifest = json.loads((strength_set / "manifest.json").read_text())
     assert "flop/emd/5" in manifest["buckets"]
+    info = subprocess.run([sys.executable, "-m", "twoplustwo", "info"], capture_output=True, text=True, check=False,
+                          env={**os.environ, "TWOPLUSTWO_TABLES": str(strength_set)})  # fmt: skip
+    assert info.returncode == 0, info.stderr
+    assert any(line.startswith("buckets") and "flop/emd/5" in line for line in info.stdout.splitlines())
     bad = subprocess.run([sys.executable, "-m", "twoplustwo_builder", "--abstraction", "--street", "river",
                           "--method", "emd", "--k", "5", "--out", str(strength_set)],
                          capture_output=True, text=True, check=False)  # fmt: skip

@@ -60,8 +60,9 @@ class Clustering:
     ``centers`` the ``(k, d)`` centers, ordered as :func:`kmeans` says;
     ``cost`` is the sum over rows of weight times distance to the row's
     center (L1, or squared L2), and ``weight`` the sum of the weights, so
-    ``cost / weight`` is the mean distance. ``iterations`` counts the assignment rounds, and
-    ``converged`` says whether the last one moved no row.
+    ``cost / weight`` is the mean distance. ``iterations`` counts the
+    assignment rounds, and ``converged`` says whether the last one moved no
+    row.
     """
 
     labels: npt.NDArray[np.uint16]

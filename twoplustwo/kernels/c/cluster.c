@@ -3,9 +3,9 @@
  * center under L1 or squared L2, median_rows each cluster its weighted
  * median (the center of least L1 sum; the means of L2 are numpy's). With
  * points that are cumulative histograms (or sorted samples), L1 is the
- * earth mover's distance in one dimension. Everything is exact in
- * integers: no rounding, so any split of the rows over threads or workers
- * gives the same bytes. */
+ * earth mover's distance in one dimension. The answers are exact
+ * integers, so any split of the rows over threads or workers gives the same
+ * bytes; assign_rows's float bounds only decide which rows it may skip. */
 
 #include "core.h" /* Python.h first, before any standard header */
 
