@@ -201,4 +201,8 @@ def test_a_dask_cluster_clusters_as_this_process_does(strength_set: Path) -> Non
         distributed.Client(cluster) as client,
     ):
         remote, _ = ab.bucket_table(t, "flop", "emd", 6, seed=1, max_iter=8, executor=client.get_executor())
+        boards = st.canonical_boards_of(5)[[3, 4000, 90000]]
+        here_rows, here_written = ab.ochs_rows(t, boards)
+        there_rows, there_written = ab.ochs_rows(t, boards, executor=client.get_executor())
     assert remote.tobytes() == local.tobytes()
+    assert (here_written == there_written).all() and (here_rows[here_written] == there_rows[there_written]).all()
