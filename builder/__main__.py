@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from concurrent.futures import Executor
 from pathlib import Path
+from typing import TypeVar
 
 from twoplustwo.tables.format import bucket_role
 from twoplustwo.tables.load import default_path
@@ -12,6 +15,8 @@ from twoplustwo.tables.load import default_path
 from .abstraction import describe_summary
 from .pipeline import build, tables_present
 from .selfcheck import SelfCheckError
+
+T = TypeVar("T")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,17 +85,21 @@ def main(argv: list[str] | None = None) -> int:
     return _strength(target, args.quiet, args.dask, args.dask_timeout) if args.strength else 0
 
 
+def _on_executor(dask: str | None, timeout: float | None, work: Callable[[Executor | None], T]) -> T:
+    """``work(None)`` here, or ``work(executor)`` on the dask scheduler at ``dask``."""
+    if dask is None:
+        return work(None)
+    from twoplustwo.cli.cluster import dask_client
+
+    with dask_client(dask, timeout) as client:
+        return work(client.get_executor())
+
+
 def _strength(target: Path, quiet: bool, dask: str | None, timeout: float | None) -> int:
     from .strength import publish_strength
 
     try:
-        if dask is None:
-            seconds = publish_strength(target, quiet=quiet)
-        else:
-            from twoplustwo.cli.cluster import dask_client
-
-            with dask_client(dask, timeout) as client:
-                seconds = publish_strength(target, quiet=quiet, executor=client.get_executor())
+        seconds = _on_executor(dask, timeout, lambda executor: publish_strength(target, quiet=quiet, executor=executor))
     except (OSError, ValueError) as e:
         print(f"strength tables failed: {e}", file=sys.stderr)
         return 1
@@ -112,16 +121,9 @@ def _abstraction(target: Path, args: argparse.Namespace) -> int:
         if code:
             return code
     try:
-        if args.dask is None:
-            summary = publish_buckets(target, args.street, args.method, args.k, seed=args.seed,
-                                      max_iter=args.max_iter, quiet=args.quiet)  # fmt: skip
-        else:
-            from twoplustwo.cli.cluster import dask_client
-
-            with dask_client(args.dask, args.dask_timeout) as client:
-                summary = publish_buckets(target, args.street, args.method, args.k, seed=args.seed,
-                                          max_iter=args.max_iter, quiet=args.quiet,
-                                          executor=client.get_executor())  # fmt: skip
+        summary = _on_executor(args.dask, args.dask_timeout, lambda executor: publish_buckets(
+            target, args.street, args.method, args.k, seed=args.seed, max_iter=args.max_iter, quiet=args.quiet,
+            executor=executor))  # fmt: skip
     except (OSError, ValueError) as e:
         print(f"bucket table failed: {e}", file=sys.stderr)
         return 1

@@ -58,6 +58,16 @@ def _is(a: Any, itemsize: int, ndim: int | None = None) -> bool:
     )
 
 
+def _block_distances(block: npt.NDArray[Any], centers: npt.NDArray[Any], metric: int) -> npt.NDArray[np.int64]:
+    """(rows, k) distances, summed one dimension at a time to keep memory to rows x k."""
+    rows, c = block.astype(np.int64), centers.astype(np.int64)
+    d = np.zeros((len(rows), len(c)), dtype=np.int64)
+    for j in range(c.shape[1]):
+        diff = rows[:, j, None] - c[None, :, j]
+        d += np.abs(diff) if metric == 1 else diff * diff
+    return d
+
+
 def nearest_rows(
     points: npt.NDArray[np.uint16],
     centers: npt.NDArray[np.uint16],
@@ -77,18 +87,12 @@ def nearest_rows(
     )  # fmt: skip
     if not ok:
         raise ValueError(_NEAREST)
-    p, c = points.view(np.uint16), centers.view(np.uint16).astype(np.int64)
     lab, dist = labels.view(np.uint16).reshape(-1), dists.view(np.uint64).reshape(-1)
-    for a in range(0, len(p), _ROWS):
-        block = p[a : a + _ROWS].astype(np.int64)
-        # (rows, k) distances, summed one dimension at a time to keep memory to rows x k.
-        d = np.zeros((len(block), len(c)), dtype=np.int64)
-        for j in range(c.shape[1]):
-            diff = block[:, j, None] - c[None, :, j]
-            d += np.abs(diff) if metric == 1 else diff * diff
+    for a in range(0, len(points), _ROWS):
+        d = _block_distances(points[a : a + _ROWS], centers, metric)
         best = np.argmin(d, axis=1)  # the first of equal minima
         lab[a : a + _ROWS] = best
-        dist[a : a + _ROWS] = d[np.arange(len(block)), best]
+        dist[a : a + _ROWS] = d[np.arange(len(d)), best]
 
 
 def assign_rows(
@@ -122,12 +126,8 @@ def assign_rows(
         lower[:] = np.inf
         return
     for a in range(0, len(points), _ROWS):
-        block = points[a : a + _ROWS].astype(np.int64)
-        d = np.zeros((len(block), len(centers)), dtype=np.int64)
-        for j in range(centers.shape[1]):
-            diff = block[:, j, None] - centers[None, :, j].astype(np.int64)
-            d += np.abs(diff) if metric == 1 else diff * diff
-        second = np.partition(d, 1, axis=1)[:, 1].astype(np.float64)
+        second = np.partition(_block_distances(points[a : a + _ROWS], centers, metric), 1, axis=1)[:, 1]
+        second = second.astype(np.float64)
         lower.reshape(-1)[a : a + _ROWS] = second if metric == 1 else np.sqrt(second)
 
 
