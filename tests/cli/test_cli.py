@@ -500,6 +500,33 @@ def test_preflop_on_a_dask_cluster_needs_distributed(
     assert "pip install 'twoplustwo[dask]'" in line
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["abstraction", "--street", "preflop", "--method", "emd", "--k", "9"], "invalid choice: 'preflop'"),
+        (["abstraction", "--street", "flop", "--method", "kmeans", "--k", "9"], "invalid choice: 'kmeans'"),
+        (["abstraction", "--street", "flop", "--method", "emd"], "the following arguments are required: --k"),
+        (["abstraction", "--street", "flop", "--method", "emd", "--k", "x"], "invalid int value: 'x'"),
+    ],
+)
+def test_abstraction_errors(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    line = assert_one_error_line(*run(args, capsys))
+    assert message in line
+
+
+def test_abstraction_runs_the_builder(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command hands its arguments to ``python -m twoplustwo_builder --abstraction``, the builder's own program."""
+    import subprocess
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "run", lambda argv, check: seen.append(argv) or subprocess.CompletedProcess(argv, 0))
+    code, _, _ = run(["abstraction", "--street", "river", "--method", "ochs", "--k", "50", "--seed", "3",
+                      "--out", "somewhere", "--quiet"], capsys)  # fmt: skip
+    assert code == 0
+    assert seen[0][1:] == ["-m", "twoplustwo_builder", "--abstraction", "--street", "river", "--method", "ochs", "--k",
+                           "50", "--seed", "3", "--max-iter", "100", "--out", "somewhere", "--quiet"]  # fmt: skip
+
+
 def test_range_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["range", "KK+, [50]AKs[/50]", "--per-line", "4"], capsys)
     assert (code, err) == (0, "")
