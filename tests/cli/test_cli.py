@@ -519,7 +519,12 @@ def test_abstraction_runs_the_builder(capsys: pytest.CaptureFixture[str], monkey
     import subprocess
 
     seen: list[list[str]] = []
-    monkeypatch.setattr(subprocess, "run", lambda argv, check: seen.append(argv) or subprocess.CompletedProcess(argv, 0))
+
+    def fake_run(argv: list[str], check: bool) -> subprocess.CompletedProcess[str]:
+        seen.append(argv)
+        return subprocess.CompletedProcess(argv, 0)
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
     code, _, _ = run(["abstraction", "--street", "river", "--method", "ochs", "--k", "50", "--seed", "3",
                       "--out", "somewhere", "--quiet"], capsys)  # fmt: skip
     assert code == 0
