@@ -43,7 +43,7 @@ PROJECT = {
     "tests": ROOT / "tests",
 }
 #: The runtime's tests: these folders of tests/, and the helpers and conftest.py at its top.
-RUNTIME_TESTS = ("vocab", "tables", "kernels", "hands", "odds", "cli", "spec", "house")
+RUNTIME_TESTS = ("vocab", "tables", "kernels", "hands", "odds", "abstraction", "cli", "spec", "house")
 
 
 def _module_name(path: Path) -> str:
