@@ -2,7 +2,7 @@
 
 On a scratch copy of the table set (the strength tables built there first, and timed), each table is
 built by its own ``python -m twoplustwo_builder --abstraction`` process, so that its peak resident memory
-is its own (``os.wait4``). Each row gives the seconds, the peak, the within-bucket mean earth mover's
+is its own (its ``VmHWM``, sampled). Each row gives the seconds, the peak, the within-bucket mean earth mover's
 distance beside that of the percentile buckets of the same k (the baseline the clustering must beat),
 and the rounds. The table read back through ``twoplustwo.buckets`` gives the checksum.
 
@@ -12,7 +12,6 @@ and the rounds. The table read back through ``twoplustwo.buckets`` gives the che
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -34,14 +33,26 @@ BUILDS = [("flop", "emd"), ("turn", "emd"), ("river", "ochs"), ("flop", "percent
 
 
 def _builder(target: Path, *args: str) -> tuple[float, int]:
-    """Seconds and peak resident bytes of one ``python -m twoplustwo_builder`` run on ``target``."""
+    """Seconds and peak resident bytes of one ``python -m twoplustwo_builder`` run on ``target``.
+
+    The peak is the child's own high-water mark (``VmHWM``), sampled until it
+    exits: a child's ``ru_maxrss`` would count this process's memory too,
+    which a fork lends it before the builder runs.
+    """
     start = time.perf_counter()
     child = subprocess.Popen([sys.executable, "-m", "twoplustwo_builder", "--out", str(target), "--quiet", *args])
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
+    status, peak = Path(f"/proc/{child.pid}/status"), 0
+    while child.poll() is None:
+        try:
+            for line in status.read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peak = max(peak, int(line.split()[1]) * 1024)
+        except OSError:
+            pass  # gone between poll() and the read
+        time.sleep(0.02)
     if child.returncode:
         raise RuntimeError(f"twoplustwo_builder {' '.join(args)} failed ({child.returncode})")
-    return time.perf_counter() - start, usage.ru_maxrss * 1024  # kilobytes on Linux
+    return time.perf_counter() - start, peak
 
 
 def run() -> dict[str, Any]:
