@@ -6,14 +6,13 @@ turn, ``(2, 5)`` on the river), buckets numbered from the weakest up. The
 builder makes them (``twoplustwo abstraction --street flop --method emd --k
 200``) and publishes them into the set; spec/README.md, section 15, gives
 their roles to any other reader. :func:`buckets` maps one, read-only;
-:func:`bucket_of` looks up one hand, and a batch is one index call:
-
-    >>> flop = buckets("flop", "emd", 200)                          # doctest: +SKIP
-    >>> flop[HandIndexer((2, 3)).index(hands)]                      # doctest: +SKIP
+:func:`bucket_of` looks up one hand, and a batch of ``(N, 5)`` flop hands is
+one index call: ``buckets("flop", "emd", 200)[HandIndexer((2, 3)).index(hands)]``.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,8 +28,6 @@ from twoplustwo.vocab.cards import format_cards, parse_cards
 __all__ = ["bucket_of", "buckets"]
 
 _STREET_OF = {3: "flop", 4: "turn", 5: "river"}
-# Tables whose entries were checked to be below k, by the identity of their array (a set is immutable).
-_checked: dict[int, Any] = {}
 
 
 def buckets(street: str, method: str, k: int, *, tables: Tables | None = None) -> npt.NDArray[np.uint16]:
@@ -48,17 +45,20 @@ def buckets(street: str, method: str, k: int, *, tables: Tables | None = None) -
     """
     role = bucket_role(street, method, k)
     t = get_tables(tables)
-    found = t.arrays.get(role)
-    if found is None:
+    if role not in t.arrays:
         raise ValueError(
             f"the table set at {t.path} has no {role} table: build it with "
             f"twoplustwo abstraction --street {street} --method {method} --k {k}"
         )
-    table: npt.NDArray[Any] = found
-    if _checked.get(id(table)) is not table:
-        if table.dtype.kind != "u" or (len(table) and int(table.max()) >= k):
-            raise ValueError(f"{t.path}: the {role} table holds a bucket of {k} or more (or is not unsigned ints)")
-        _checked[id(table)] = table
+    return _checked(t, role, k)
+
+
+# Checked once per set (a set is immutable): the scan of 123 million river entries takes a tenth of a second.
+@functools.lru_cache(maxsize=16)
+def _checked(t: Tables, role: str, k: int) -> npt.NDArray[np.uint16]:
+    table: npt.NDArray[Any] = t.arrays[role]
+    if table.dtype.kind != "u" or (len(table) and int(table.max()) >= k):
+        raise ValueError(f"{t.path}: the {role} table holds a bucket of {k} or more (or is not unsigned ints)")
     if table.dtype != np.uint16:  # the writer picks the smallest dtype; callers get one type
         table = table.astype(np.uint16)
         table.flags.writeable = False
