@@ -52,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
             p.error("--abstraction needs --street, --method and --k")
         if args.max_iter < 1:
             p.error(f"--max-iter must be at least 1, got {args.max_iter}")
+        if args.seed < 0:
+            p.error(f"--seed must be at least 0, got {args.seed}")
         try:
             bucket_role(args.street, args.method, args.k)
         except ValueError as e:

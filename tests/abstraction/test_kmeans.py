@@ -177,6 +177,7 @@ def test_nearest_splits_like_one_call() -> None:
         ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "max_iter": 0}, ValueError, "max_iter must be"),
         ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "strength": np.zeros(2)}, TypeError, "strength must be"),
         ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "metric": "emd"}, ValueError, "metric must be one of"),
+        ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "seed": -1}, ValueError, "seed must be an int of at least 0"),
     ],
 )
 def test_bad_input_raises(args: tuple, kwargs: dict, error: type, match: str) -> None:

@@ -252,6 +252,8 @@ def kmeans(
     code = _metric(metric)
     if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
         raise ValueError(f"max_iter must be an int of at least 1, got {max_iter!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be an int of at least 0, got {seed!r}")
     if strength is not None and (
         not isinstance(strength, np.ndarray) or strength.dtype.kind not in "iu" or strength.shape != (len(pts),)
     ):
