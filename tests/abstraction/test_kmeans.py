@@ -183,3 +183,35 @@ def test_nearest_splits_like_one_call() -> None:
 def test_bad_input_raises(args: tuple, kwargs: dict, error: type, match: str) -> None:
     with pytest.raises(error, match=match):
         tp.kmeans(*args, **kwargs)
+
+
+@pytest.mark.skipif(tp.backend() != "c", reason="the same Python loop stops both; the C one is the long one")
+def test_ctrl_c_stops_a_long_clustering_promptly() -> None:
+    """SIGINT in the middle of the rounds: a KeyboardInterrupt within seconds, not after the rounds."""
+    import signal
+    import subprocess
+    import sys
+    import textwrap
+    import time
+
+    code = textwrap.dedent("""
+        import numpy as np, twoplustwo as tp
+        rows = np.random.default_rng(1).integers(0, 60000, (1_000_000, 8)).astype(np.uint16)
+        tp.kmeans(rows, k=150, metric="l2", max_iter=1000, report=lambda *r: r[0] == 1 and print("round", flush=True))
+        print("finished", flush=True)
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()  # once the first round is done
+        assert first == "round\n", (first, proc.stderr.read() if proc.stderr else "")
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "KeyboardInterrupt" in err and "finished" not in out
+    assert took < 10, took
