@@ -40,13 +40,13 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo import COMBOS, HandIndexer, Tables
-from twoplustwo.abstraction.kmeans import centers_of, kmeans
+from twoplustwo.abstraction.kmeans import centers_of, kmeans, row_distances
 from twoplustwo.kernels.pool import resolve_threads, run
 from twoplustwo.progress import progress
 from twoplustwo.tables.format import BUCKET_STREETS, STRENGTH_BINS, bucket_role, parse_bucket_role
 from twoplustwo.tables.load import open_tables
 
-from .strength import canonical_boards_of, run_blocks
+from .strength import canonical_boards_of, live_hands, run_blocks
 from .write import publish, stage
 
 __all__ = [
@@ -240,15 +240,12 @@ def ochs_rows(
     boards = canonical_boards_of(5) if boards is None else boards
     rows = np.zeros((indexer.size(), int(clusters.max()) + 1), dtype=np.uint16)
     written = np.zeros(indexer.size(), dtype=bool)
-    bits = np.left_shift(np.uint64(1), np.arange(52, dtype=np.uint64))
-    combo_bits = bits[COMBOS[:, 0]] | bits[COMBOS[:, 1]]
     blocks = [np.ascontiguousarray(boards[a : a + _RIVER_BLOCK], dtype=np.uint8)
               for a in range(0, len(boards), _RIVER_BLOCK)]  # fmt: skip
     with tqdm(total=len(boards), unit="boards", desc="ochs", disable=True if quiet else None, file=sys.stderr) as bar:
         for block, out in zip(blocks, run_blocks(ochs_task, tables, blocks, executor, clusters)):
-            held = np.bitwise_or.reduce(bits[block], axis=1)
-            b, h = np.nonzero((held[:, None] & combo_bits) == 0)
-            at = indexer.index(np.concatenate([COMBOS[h], block[b]], axis=1))
+            (b, h), hands = live_hands(block)
+            at = indexer.index(hands)
             rows[at] = out[b, h]
             written[at] = True
             bar.update(len(block))
@@ -298,8 +295,7 @@ def mean_distance(
     total = 0.0
     step = 1 << 18
     for a in range(0, len(points), step):
-        diff = points[a : a + step].astype(np.int64) - centers[labels[a : a + step]]
-        d = np.abs(diff).sum(axis=1) if metric == "l1" else np.sqrt((diff * diff).sum(axis=1))
+        d = row_distances(points[a : a + step], centers[labels[a : a + step]], metric)
         total += float(weights[a : a + step].astype(np.float64) @ d)
     return total / float(totals.sum())
 

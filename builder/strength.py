@@ -55,6 +55,7 @@ __all__ = [
     "build_river",
     "build_street",
     "canonical_boards_of",
+    "live_hands",
     "publish_strength",
     "run_blocks",
     "strength_arrays",
@@ -84,16 +85,13 @@ def canonical_boards_of(cards: int) -> npt.NDArray[np.uint8]:
     return indexer.unindex(np.arange(indexer.size(), dtype=np.uint64))
 
 
-def _live(boards: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
-    """(B, 1326): which combos miss each board."""
+def live_hands(boards: npt.NDArray[np.uint8]) -> tuple[Any, npt.NDArray[np.uint8]]:
+    """The (board, combo) pairs where the combo misses the board, and their hands: the combo's cards, then the board's.
+
+    A kernel's ``(B, 1326, ...)`` results at those pairs go to the hands' indices.
+    """
     held = np.bitwise_or.reduce(_BIT[boards], axis=1)
-    live: npt.NDArray[np.bool_] = (held[:, None] & _COMBO_BITS) == 0
-    return live
-
-
-def _hands(boards: npt.NDArray[np.uint8], live: npt.NDArray[np.bool_]) -> tuple[Any, npt.NDArray[np.uint8]]:
-    """The (board, combo) pairs that are live, and their hands: the combo's cards, then the board's."""
-    b, h = np.nonzero(live)
+    b, h = np.nonzero((held[:, None] & _COMBO_BITS) == 0)
     return (b, h), np.concatenate([COMBOS[h], boards[b]], axis=1)
 
 
@@ -121,7 +119,7 @@ def build_river(
     blocks = [np.ascontiguousarray(boards[lo : lo + _BLOCK], dtype=np.uint8) for lo in range(0, len(boards), _BLOCK)]
     with tqdm(total=len(boards), unit="boards", desc="river", disable=_quiet(quiet), file=sys.stderr) as bar:
         for block, out in zip(blocks, run_blocks(river_task, tables, blocks, executor)):
-            (b, h), hands = _hands(block, _live(block))
+            (b, h), hands = live_hands(block)
             at = indexer.index(hands)
             wins[at] = out[b, h, 0]
             ties[at] = out[b, h, 1]
@@ -168,7 +166,7 @@ def build_street(
     blocks = [np.ascontiguousarray(boards[lo : lo + step], dtype=np.uint8) for lo in range(0, len(boards), step)]
     with tqdm(total=len(boards), unit="boards", desc=street, disable=_quiet(quiet), file=sys.stderr) as bar:
         for block, (sums, squares, bars) in zip(blocks, run_blocks(street_task, tables, blocks, executor, bins)):
-            (b, h), hands = _hands(block, _live(block))
+            (b, h), hands = live_hands(block)
             at = indexer.index(hands)
             first[at] = sums[b, h]
             second[at] = squares[b, h]

@@ -41,7 +41,7 @@ from twoplustwo.kernels.choice import chosen
 from twoplustwo.kernels.pool import resolve_threads, run
 from twoplustwo.progress import progress
 
-__all__ = ["METRICS", "Clustering", "centers_of", "kmeans", "nearest"]
+__all__ = ["METRICS", "Clustering", "centers_of", "kmeans", "nearest", "row_distances"]
 
 #: The metrics, by name: the kernels' codes.
 METRICS = {"l1": 1, "l2": 2}
@@ -289,7 +289,7 @@ def kmeans(
         before = centers.copy()
         centers_of(distinct, labels, mass, centers, totals, metric)
         bounds[0][_refill(distinct, labels, dists, totals, centers)] = 0  # rows moved onto a center: measured again
-        bounds = (bounds[0], _distances(before, centers, code), _halves(centers, code))
+        bounds = (bounds[0], row_distances(before, centers, metric), _halves(centers, code))
     order = _order(centers, labels, mass, inverse, w_seen, total,
                    None if strength is None else strength if everywhere else strength[seen])  # fmt: skip
     rank = np.empty(k, dtype=np.uint16)
@@ -343,8 +343,15 @@ def centers_of(
     centers[full] = (2 * exact + totals[full, None]) // (2 * totals[full, None])
 
 
-def _distances(a: npt.NDArray[np.uint16], b: npt.NDArray[np.uint16], code: int) -> npt.NDArray[np.float64]:
-    """The true distance (L1, or L2 not squared) between each row of ``a`` and the same row of ``b``."""
+def row_distances(
+    a: npt.NDArray[np.uint16], b: npt.NDArray[np.uint16], metric: str = "l1"
+) -> npt.NDArray[np.float64]:
+    """The true distance (L1, or L2 not squared) between each row of ``a`` and the same row of ``b``.
+
+    >>> row_distances(np.array([[0, 0], [1, 1]], dtype=np.uint16), np.array([[3, 4], [1, 1]], dtype=np.uint16), "l2")
+    array([5., 0.])
+    """
+    code = _metric(metric)
     diff = a.astype(np.int64) - b.astype(np.int64)
     sums = (np.abs(diff) if code == 1 else diff * diff).sum(axis=1).astype(np.float64)
     out: npt.NDArray[np.float64] = sums if code == 1 else np.sqrt(sums)
