@@ -176,7 +176,12 @@ def test_nearest_splits_like_one_call() -> None:
         ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1.5}, TypeError, "k must be an int"),
         ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "max_iter": 0}, ValueError, "max_iter must be"),
         ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "strength": np.zeros(2)}, TypeError, "strength must be"),
-        ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "metric": "emd"}, ValueError, "metric must be one of"),
+        ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "metric": "cosine"}, ValueError, "metric must be one of"),
+        ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "metric": "emd"}, TypeError, "ground must be"),
+        ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "metric": "emd", "ground": np.zeros((3, 1), dtype=np.uint16)},
+         ValueError, "one row for each of the 2 entries"),
+        ((np.array([[1, 0], [0, 2]], dtype=np.uint16),), {"k": 1, "metric": "emd",
+         "ground": np.zeros((2, 1), dtype=np.uint16)}, ValueError, "row 1 holds 2, row 0 holds 1"),
         ((np.zeros((3, 2), dtype=np.uint16),), {"k": 1, "seed": -1}, ValueError, "seed must be an int of at least 0"),
     ],
 )

@@ -8,8 +8,13 @@ built): every row to its nearest center, then every center to the point
 nearest in sum to its rows. Under L1 that is their weighted median, entry
 by entry (k-medians), and the cost never rises from one round to the next;
 under L2 (``metric="l2"``, squared distances) it is their weighted mean,
-rounded to the nearest integer. All arithmetic is on integers, so nothing
-depends on how the rows are split.
+rounded to the nearest integer. Under ``metric="emd"`` each row is a
+histogram over the rows of ``ground`` (equal masses: counts of turn cards
+by turn bucket, for potential-aware flop buckets), and the distance is the
+earth mover's distance whose ground distance is L1 between ground rows,
+solved exactly per pair (``transport_rows``); centers are weighted means
+rounded to whole units by largest remainders, so they keep the mass. All
+arithmetic is on integers, so nothing depends on how the rows are split.
 
 The clustering sees only the distinct rows with their summed weights, in
 sorted order: so the answer depends on the rows and weights alone, not on
@@ -24,6 +29,11 @@ with ``seed``.
 ([0, 0, 1, 1, 0], [[0, 1], [8, 9]], 2)
 >>> kmeans(rows, k=2, seed=1, metric="l2").centers.tolist()  # means: (8 + 9) / 2 rounds half up
 [[0, 1], [9, 9]]
+>>> ground = np.array([[0], [1], [10]], dtype=np.uint16)  # three points on a line
+>>> hist = np.array([[2, 0, 0], [1, 1, 0], [0, 0, 2], [0, 1, 1]], dtype=np.uint16)
+>>> c = kmeans(hist, k=2, metric="emd", ground=ground)
+>>> c.labels.tolist(), c.centers.tolist(), c.cost
+([1, 1, 0, 0], [[0, 1, 1], [2, 0, 0]], 10)
 """
 
 from __future__ import annotations
@@ -43,8 +53,8 @@ from twoplustwo.progress import progress
 
 __all__ = ["METRICS", "Clustering", "centers_of", "kmeans", "nearest", "row_distances"]
 
-#: The metrics, by name: the kernels' codes.
-METRICS = {"l1": 1, "l2": 2}
+#: The metrics, by name: the kernels' codes (``emd`` is ``transport_rows``'s).
+METRICS = {"l1": 1, "l2": 2, "emd": 3}
 
 # Rows per call of the kernel: a few milliseconds, so that Ctrl-C and a stop are prompt.
 _STEP = 1 << 13
@@ -83,20 +93,24 @@ def nearest(
     executor: Executor | None = None,
     update: Callable[[int], object] | None = None,
     bounds: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None,
+    ground: npt.NDArray[np.uint16] | None = None,
 ) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint64]]:
-    """Each row's nearest center (the lowest index among equals) and its distance: L1, or squared L2.
+    """Each row's nearest center (the lowest index among equals) and its distance: L1, squared L2, or EMD.
 
     ``hints``, a guess of each row's nearest center (its last one), only
     makes the search faster. So do ``bounds``, ``(lower, drift, half)`` as
     the kernels' ``assign_rows`` takes them, with ``hints`` last round's
     labels: ``lower`` is updated in place. With ``executor`` the rows go
     out in blocks as its tasks; otherwise they are split over ``threads``
-    threads. ``update(rows)`` is told of the rows done as they are.
+    threads. ``update(rows)`` is told of the rows done as they are. Under
+    ``"emd"``, ``ground`` holds the ground points' rows.
 
     >>> nearest(np.array([[1, 1], [5, 5]], dtype=np.uint16), np.array([[0, 0], [4, 6]], dtype=np.uint16))
     (array([0, 1], dtype=uint16), array([2, 2], dtype=uint64))
     """
     code = _metric(metric)
+    if code == 3:
+        _check_ground(points, ground)
     n = len(points)
     labels = np.full(n, 0xFFFF, dtype=np.uint16) if hints is None else np.array(hints, dtype=np.uint16)
     dists = np.empty(n, dtype=np.uint64)
@@ -104,7 +118,7 @@ def nearest(
         starts = list(range(0, n, _TASK))
         futures = [
             executor.submit(_nearest_task, points[a : a + _TASK], centers, labels[a : a + _TASK], metric,
-                            None if bounds is None else (bounds[0][a : a + _TASK], bounds[1], bounds[2]))
+                            None if bounds is None else (bounds[0][a : a + _TASK], bounds[1], bounds[2]), ground)
             for a in starts
         ]  # fmt: skip
         try:
@@ -118,17 +132,24 @@ def nearest(
             for f in futures:
                 f.cancel()
         return labels, dists
-    workers = min(resolve_threads(threads), max(1, n // _STEP))
+    step = _STEP if code != 3 else _STEP // 16  # an EMD is some thousand times an L1 distance
+    workers = min(resolve_threads(threads), max(1, n // step))
     stop = threading.Event()
     backend = chosen()
+    if code == 3 and bounds is None:  # zero bounds skip no row
+        bounds = (np.zeros(n), np.zeros(len(centers)), np.zeros(len(centers)))
 
     def part(i: int) -> None:
         a, b = n * i // workers, n * (i + 1) // workers
-        for lo in range(a, b, _STEP):
+        for lo in range(a, b, step):
             if stop.is_set():
                 return
-            hi = min(lo + _STEP, b)
-            if bounds is None:
+            hi = min(lo + step, b)
+            if code == 3:
+                assert bounds is not None and ground is not None
+                backend.transport_rows(points[lo:hi], centers, ground, labels[lo:hi], dists[lo:hi], bounds[0][lo:hi],
+                                       bounds[1], bounds[2])  # fmt: skip
+            elif bounds is None:
                 backend.nearest_rows(points[lo:hi], centers, labels[lo:hi], dists[lo:hi], code)
             else:
                 lower, drift, half = bounds
@@ -147,11 +168,12 @@ def _nearest_task(
     hints: npt.NDArray[np.uint16],
     metric: str,
     bounds: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]] | None,
+    ground: npt.NDArray[np.uint16] | None = None,
 ) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint64], npt.NDArray[np.float64] | None]:
     """One executor task of :func:`nearest`: a block of rows, on one thread of its worker."""
     if bounds is not None:
         bounds = (bounds[0].copy(), bounds[1], bounds[2])  # the block's own, to send back
-    labels, dists = nearest(points, centers, hints, metric=metric, threads=1, bounds=bounds)
+    labels, dists = nearest(points, centers, hints, metric=metric, threads=1, bounds=bounds, ground=ground)
     return labels, dists, None if bounds is None else bounds[0]
 
 
@@ -159,6 +181,16 @@ def _metric(metric: object) -> int:
     if not isinstance(metric, str) or metric not in METRICS:
         raise ValueError(f"metric must be one of {', '.join(map(repr, METRICS))}, got {metric!r}")
     return METRICS[metric]
+
+
+def _check_ground(points: npt.NDArray[np.uint16], ground: Any) -> None:
+    if not isinstance(ground, np.ndarray) or ground.dtype != np.uint16 or ground.ndim != 2:
+        raise TypeError(f"under metric 'emd', ground must be a (K, d) uint16 array, got {_describe(ground)}")
+    if len(ground) != points.shape[1] or not 1 <= len(ground) <= 2048 or not 1 <= ground.shape[1] <= 65536:
+        raise ValueError(
+            f"ground must hold one row for each of the {points.shape[1]} entries of a point (at most 2,048) "
+            f"of 1 to 65,536 values, got shape {ground.shape}"
+        )
 
 
 def _check(points: Any, weights: Any, k: Any) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.integer[Any]], int]:
@@ -223,6 +255,7 @@ def kmeans(
     seed: int = 0,
     max_iter: int = 100,
     strength: npt.NDArray[np.integer[Any]] | None = None,
+    ground: npt.NDArray[np.uint16] | None = None,
     threads: int | None = None,
     executor: Executor | None = None,
     quiet: bool = False,
@@ -230,8 +263,10 @@ def kmeans(
 ) -> Clustering:
     """Cluster the ``(N, d)`` uint16 ``points`` into ``k`` clusters, minimising the weighted sum of distances.
 
-    ``metric`` is ``"l1"`` (centers are weighted medians) or ``"l2"``
-    (squared distances; centers are weighted means, rounded). ``weights``
+    ``metric`` is ``"l1"`` (centers are weighted medians), ``"l2"``
+    (squared distances; centers are weighted means, rounded) or ``"emd"``
+    (rows are histograms of equal mass over the ``(K, d)`` uint16 rows of
+    ``ground``; centers are weighted means rounded to whole units). ``weights``
     (non-negative ints, default 1 each) count each row that many times.
     Under L1 the result is a local optimum: no row is nearer another
     center, and no center can move nearer in sum to its rows. It stops when
@@ -250,6 +285,13 @@ def kmeans(
     """
     pts, w, total = _check(points, weights, k)
     code = _metric(metric)
+    if code == 3:
+        _check_ground(pts, ground)
+        mass = pts.sum(axis=1, dtype=np.int64)
+        if (mass != mass[0]).any():
+            i = int(np.argmax(mass != mass[0]))
+            raise ValueError(f"under metric 'emd' every row must hold the same mass: row {i} holds {mass[i]}, "
+                             f"row 0 holds {mass[0]}")  # fmt: skip
     if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
         raise ValueError(f"max_iter must be an int of at least 1, got {max_iter!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -265,9 +307,9 @@ def kmeans(
     mass = _sum_by(inverse, w_seen, len(distinct), total)
     if k > len(distinct):
         raise ValueError(f"k = {k} exceeds the {len(distinct)} distinct rows of positive weight")
-    if code == 2 and total * 65535 >= 1 << 53:
-        raise ValueError("under L2 the weights must sum below 2**53 / 65535, for exact sums of rows")
-    on: dict[str, Any] = {"metric": metric, "threads": threads, "executor": executor}
+    if code != 1 and total * 65535 >= 1 << 53:
+        raise ValueError(f"under {metric} the weights must sum below 2**53 / 65535, for exact sums of rows")
+    on: dict[str, Any] = {"metric": metric, "threads": threads, "executor": executor, "ground": ground}
     centers = _seed(distinct, mass, k, np.random.default_rng(seed), on, quiet)
     labels = np.full(len(distinct), 0xFFFF, dtype=np.uint16)
     totals = np.empty(k, dtype=np.int64)
@@ -289,7 +331,7 @@ def kmeans(
         before = centers.copy()
         centers_of(distinct, labels, mass, centers, totals, metric)
         bounds[0][_refill(distinct, labels, dists, totals, centers)] = 0  # rows moved onto a center: measured again
-        bounds = (bounds[0], row_distances(before, centers, metric), _halves(centers, code))
+        bounds = (bounds[0], row_distances(before, centers, metric, ground), _halves(centers, metric, ground))
     order = _order(centers, labels, mass, inverse, w_seen, total,
                    None if strength is None else strength if everywhere else strength[seen])  # fmt: skip
     rank = np.empty(k, dtype=np.uint16)
@@ -300,7 +342,7 @@ def kmeans(
     else:
         out[seen] = rank[labels][inverse]
     if not seen.all():  # rows of weight 0 go to their nearest center too
-        out[~seen] = rank[nearest(pts[~seen], centers, metric=metric, threads=threads)[0]]
+        out[~seen] = rank[nearest(pts[~seen], centers, metric=metric, threads=threads, ground=ground)[0]]
     return Clustering(out, centers[order], cost, int(mass.sum()), rounds, converged)
 
 
@@ -315,20 +357,24 @@ def centers_of(
     """Each cluster's weight into ``totals`` and, where it is positive, its best center into ``centers``.
 
     Under L1 the weighted median of its rows (the kernels' ``median_rows``),
-    under L2 their weighted mean rounded half up, computed exactly (sums
-    below 2**53); empty clusters keep their centers.
+    under L2 their weighted mean rounded half up, and under EMD their
+    weighted mean rounded to whole units by largest remainders (the largest
+    fractions round up, the first among equals, until the center holds the
+    rows' mass), computed exactly (sums below 2**53); empty clusters keep
+    their centers.
 
     >>> rows = np.array([[0], [1], [9]], dtype=np.uint16); centers = np.zeros((1, 1), dtype=np.uint16)
     >>> totals = np.empty(1, dtype=np.int64); w = np.ones(3, dtype=np.int64)
     >>> centers_of(rows, np.zeros(3, dtype=np.uint16), w, centers, totals, "l2"); centers.tolist(), totals.tolist()
     ([[3]], [3])
     """
-    if _metric(metric) == 1:
+    code = _metric(metric)
+    if code == 1:
         chosen().median_rows(rows, labels, weights.astype(np.int64, copy=False), centers, totals)
         return
     k, d = centers.shape
     if int(weights.sum(dtype=np.int64)) * 65535 >= 1 << 53:
-        raise ValueError("under L2 the weights must sum below 2**53 / 65535, for exact sums of rows")
+        raise ValueError(f"under {metric} the weights must sum below 2**53 / 65535, for exact sums of rows")
     # Float sums of integers below 2**53 are exact in any order: bincount a block of rows at a time.
     sums, weight = np.zeros((k, d)), np.zeros(k)
     step = 1 << 22
@@ -340,36 +386,57 @@ def centers_of(
     totals[:] = weight.astype(np.int64)
     full = totals > 0
     exact = sums[full].astype(np.int64)
-    centers[full] = (2 * exact + totals[full, None]) // (2 * totals[full, None])
+    if code == 2:
+        centers[full] = (2 * exact + totals[full, None]) // (2 * totals[full, None])
+        return
+    whole, part = np.divmod(exact, totals[full, None])
+    short = int(rows[0].sum(dtype=np.int64)) - whole.sum(axis=1)  # units each center lacks, fewer than d
+    place = np.empty_like(part)
+    np.put_along_axis(place, np.argsort(-part, axis=1, kind="stable"), np.arange(d)[None, :], axis=1)
+    centers[full] = whole + (place < short[:, None])
 
 
 def row_distances(
-    a: npt.NDArray[np.uint16], b: npt.NDArray[np.uint16], metric: str = "l1"
+    a: npt.NDArray[np.uint16],
+    b: npt.NDArray[np.uint16],
+    metric: str = "l1",
+    ground: npt.NDArray[np.uint16] | None = None,
 ) -> npt.NDArray[np.float64]:
-    """The true distance (L1, or L2 not squared) between each row of ``a`` and the same row of ``b``.
+    """The true distance (L1, L2 not squared, or EMD over ``ground``) between each row of ``a`` and that of ``b``.
 
     >>> row_distances(np.array([[0, 0], [1, 1]], dtype=np.uint16), np.array([[3, 4], [1, 1]], dtype=np.uint16), "l2")
     array([5., 0.])
     """
     code = _metric(metric)
+    if code == 3:  # by distinct row of b: one search against one center each
+        out = np.empty(len(a))
+        distinct, inverse = _distinct(b)
+        order = np.argsort(inverse, kind="stable")
+        starts = np.searchsorted(inverse[order], np.arange(len(distinct) + 1))
+        for j in range(len(distinct)):
+            at = order[starts[j] : starts[j + 1]]
+            out[at] = nearest(a[at], distinct[j : j + 1], metric="emd", ground=ground)[1]
+        return out
     diff = a.astype(np.int64) - b.astype(np.int64)
     sums = (np.abs(diff) if code == 1 else diff * diff).sum(axis=1).astype(np.float64)
     out: npt.NDArray[np.float64] = sums if code == 1 else np.sqrt(sums)
     return out
 
 
-def _halves(centers: npt.NDArray[np.uint16], code: int) -> npt.NDArray[np.float64]:
+def _halves(
+    centers: npt.NDArray[np.uint16], metric: str, ground: npt.NDArray[np.uint16] | None
+) -> npt.NDArray[np.float64]:
     """Half the true distance from each center to its nearest other (0 for more than 4,096 centers: no bound)."""
-    k = len(centers)
+    k, code = len(centers), _metric(metric)
     if k == 1 or k > 4096:
         return np.zeros(k)
     labels, dists = np.empty(k, dtype=np.uint16), np.empty(k, dtype=np.uint64)
     nearest_to = np.empty(k)
     for c in range(k):  # each center against the others, by the kernel
         others = np.delete(centers, c, axis=0)
-        labels[c:c + 1], dists[c:c + 1] = nearest(centers[c : c + 1], others, metric="l1" if code == 1 else "l2",
-                                                  threads=1)  # fmt: skip
-        nearest_to[c] = float(dists[c]) if code == 1 else float(np.sqrt(float(dists[c])))
+        labels[c : c + 1], dists[c : c + 1] = nearest(centers[c : c + 1], others, metric=metric, threads=1,
+                                                      ground=ground)  # fmt: skip
+        nearest_to[c] = float(np.sqrt(float(dists[c]))) if code == 2 else float(dists[c])
     return nearest_to / 2
 
 
@@ -428,16 +495,32 @@ def _seed(
     on: dict[str, Any],
     quiet: bool,
 ) -> npt.NDArray[np.uint16]:
-    """k-means++: each next center a row drawn with chance proportional to weight times distance (squared, for L2)."""
+    """k-means++: each next center a row drawn with chance proportional to weight times distance (squared, for L2).
+
+    Under EMD the distance is the kernel's lower bound, the L1 distance
+    between the rows' mass-weighted sums of ground rows (the EMD itself
+    where the ground rows dominate one another): exact EMDs from every row
+    to every new center would take minutes on the flop.
+    """
+    at = None
+    if on["metric"] == "emd":
+        at = rows.astype(np.float64) @ on["ground"].astype(np.float64)  # sums of ints below 2**53: exact
+
+    def to(i: int) -> npt.NDArray[np.uint64]:
+        if at is None:
+            return nearest(rows, rows[i : i + 1], **on)[1]
+        return np.abs(at - at[i]).sum(axis=1).astype(np.uint64)
+
     centers = np.empty((k, rows.shape[1]), dtype=np.uint16)
-    centers[0] = rows[_draw(mass, rng)]
-    best = nearest(rows, centers[:1], **on)[1]
+    taken = np.zeros(len(rows), dtype=bool)
+    best = np.zeros(len(rows), dtype=np.uint64)
     with progress(k, "centers", desc="seeding", quiet=quiet) as update:
-        update(1)
-        for c in range(1, k):
-            # Rows already chosen are at distance 0, so each draw is a new distinct row.
-            centers[c] = rows[_draw(mass, rng, best)]
-            np.minimum(best, nearest(rows, centers[c : c + 1], **on)[1], out=best)
+        for c in range(k):
+            # Rows already chosen are at distance 0, so each draw is a new distinct row; when every row is at
+            # 0 (rows whose EMD bound is 0), one not yet chosen is drawn by weight.
+            drawn = _draw(mass, rng, best if c and best.any() else None if c == 0 else (~taken).astype(np.uint64))
+            centers[c], taken[drawn] = rows[drawn], True
+            best = to(drawn) if c == 0 else np.minimum(best, to(drawn))
             update(1)
     return centers
 

@@ -117,3 +117,14 @@ def assign_rows(
 def median_rows(
     points: _U16, labels: _U16, weights: npt.NDArray[np.int64], centers: _U16, totals: npt.NDArray[np.int64], /
 ) -> None: ...
+def transport_rows(
+    points: _U16,
+    centers: _U16,
+    ground: _U16,
+    labels: _U16,
+    dists: npt.NDArray[np.uint64],
+    lower: npt.NDArray[np.float64],
+    drift: npt.NDArray[np.float64],
+    half: npt.NDArray[np.float64],
+    /,
+) -> None: ...

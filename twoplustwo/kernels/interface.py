@@ -123,3 +123,7 @@ class Backend(Protocol):
     def median_rows(
         self, points: U16, labels: U16, weights: I64, centers: U16, totals: I64, /
     ) -> None: ...
+    def transport_rows(
+        self, points: U16, centers: U16, ground: U16, labels: U16, dists: npt.NDArray[np.uint64], lower: F64,
+        drift: F64, half: F64, /,
+    ) -> None: ...  # fmt: skip

@@ -50,6 +50,7 @@ __all__ = [
     "median_rows",
     "nearest_rows",
     "omaha_low_rows",
+    "transport_rows",
     "unindex_rows",
 ]
 
@@ -634,6 +635,25 @@ def median_rows(
 
     p, lab, w = _array(points), _array(labels), _array(weights)
     clustering.median_rows(p, lab, w, _array(centers, writable=True), _array(totals, writable=True))
+
+
+def transport_rows(
+    points: U16,
+    centers: U16,
+    ground: U16,
+    labels: U16,
+    dists: npt.NDArray[np.uint64],
+    lower: F64,
+    drift: F64,
+    half: F64,
+    /,
+) -> None:
+    """Each uint16 histogram's nearest center under the EMD over the ground rows, and a bound on the others."""
+    from twoplustwo.kernels import clustering
+
+    p, c, g, r, h = _array(points), _array(centers), _array(ground), _array(drift), _array(half)
+    out = [_array(a, writable=True) for a in (labels, dists, lower)]
+    clustering.transport_rows(p, c, g, out[0], out[1], out[2], r, h)
 
 def _omaha_rows(
     layers: list[npt.NDArray[np.unsignedinteger[Any]]] | None,

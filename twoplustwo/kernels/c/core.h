@@ -192,6 +192,9 @@ PyObject *core_nearest_rows(PyObject *module, PyObject *const *args, Py_ssize_t 
 PyObject *core_assign_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_median_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* transport.c */
+PyObject *core_transport_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

@@ -34,6 +34,9 @@ static PyMethodDef core_functions[] = {
      "rows whose bounds keep their label"},
     {"median_rows", (PyCFunction)(void (*)(void))core_median_rows, METH_FASTCALL,
      "median_rows(points, labels, weights, centers, totals) -> None: each cluster's weight and weighted median"},
+    {"transport_rows", (PyCFunction)(void (*)(void))core_transport_rows, METH_FASTCALL,
+     "transport_rows(points, centers, ground, labels, dists, lower, drift, half) -> None: each uint16 histogram's "
+     "nearest center under the earth mover's distance over the ground rows"},
     {NULL, NULL, 0, NULL},
 };
 
