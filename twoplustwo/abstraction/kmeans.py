@@ -409,14 +409,14 @@ def row_distances(
     """
     code = _metric(metric)
     if code == 3:  # by distinct row of b: one search against one center each
-        out = np.empty(len(a))
+        emd = np.empty(len(a))
         distinct, inverse = _distinct(b)
         order = np.argsort(inverse, kind="stable")
         starts = np.searchsorted(inverse[order], np.arange(len(distinct) + 1))
         for j in range(len(distinct)):
             at = order[starts[j] : starts[j + 1]]
-            out[at] = nearest(a[at], distinct[j : j + 1], metric="emd", ground=ground)[1]
-        return out
+            emd[at] = nearest(a[at], distinct[j : j + 1], metric="emd", ground=ground)[1]
+        return emd
     diff = a.astype(np.int64) - b.astype(np.int64)
     sums = (np.abs(diff) if code == 1 else diff * diff).sum(axis=1).astype(np.float64)
     out: npt.NDArray[np.float64] = sums if code == 1 else np.sqrt(sums)
@@ -502,14 +502,15 @@ def _seed(
     where the ground rows dominate one another): exact EMDs from every row
     to every new center would take minutes on the flop.
     """
-    at = None
+    at: npt.NDArray[np.float64] | None = None
     if on["metric"] == "emd":
         at = rows.astype(np.float64) @ on["ground"].astype(np.float64)  # sums of ints below 2**53: exact
 
     def to(i: int) -> npt.NDArray[np.uint64]:
         if at is None:
             return nearest(rows, rows[i : i + 1], **on)[1]
-        return np.abs(at - at[i]).sum(axis=1).astype(np.uint64)
+        bound: npt.NDArray[np.uint64] = np.abs(at - at[i]).sum(axis=1).astype(np.uint64)
+        return bound
 
     centers = np.empty((k, rows.shape[1]), dtype=np.uint16)
     taken = np.zeros(len(rows), dtype=bool)
