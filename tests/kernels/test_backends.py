@@ -15,7 +15,9 @@ import sys
 import sysconfig
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
+from itertools import combinations, combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,7 @@ import twoplustwo as tp
 from twoplustwo.kernels.choice import ENV_VAR
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.load import Tables
+from twoplustwo.vocab.games import GAMES, HOLDEM, resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "twoplustwo" / "kernels" / "c"  # core.h and its units, one job each
@@ -167,6 +170,23 @@ def test_the_default_tables_take_the_c_entry_point(both: tuple[Tables, Tables]) 
 
 
 @needs_core
+@pytest.mark.parametrize("game", GAMES)
+def test_the_c_entry_point_reads_keywords_by_name_however_they_are_made(game: str) -> None:
+    # A call site's keyword names are interned strings; names built at run time ("**kwargs") are not, and
+    # must read the same. A keyword evaluate does not take is the fallback's TypeError.
+    hand = [51, 47, 43, 39, 30, 26, 16]
+    want = tp.evaluate(hand, game=game, tables=None)
+    made = {"".join(["ga", "me"]): "".join(game), "".join(["tab", "les"]): None}
+    assert all(type(k) is str and k is not sys.intern(k) for k in made)
+    assert tp.evaluate(hand, **made) == want
+    assert tp.evaluate(hand, **{"".join(["ga", "me"]): game}) == tp.evaluate(hand, game=game) == want
+    with pytest.raises(TypeError, match="unexpected keyword argument 'gam'"):
+        tp.evaluate(hand, gam=game)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'gamey'"):
+        tp.evaluate(hand, **{"gamey": game})  # type: ignore[arg-type]
+
+
+@needs_core
 def test_the_c_entry_point_follows_clear_cache() -> None:
     from twoplustwo.tables.default import clear_cache, get_tables
 
@@ -184,6 +204,70 @@ def test_single_hands_agree_in_any_order(both: tuple[Tables, Tables]) -> None:
         hand = rng.choice(52, size=int(rng.integers(5, 8)), replace=False).tolist()
         assert tp.evaluate(hand, tables=c) == tp.evaluate(hand, tables=ref), hand
         assert tp.evaluate(tuple(hand), tables=c) == tp.evaluate(hand, tables=ref), hand
+
+
+def table_entry_hands(low: int, least: int, rng: np.random.Generator) -> list[list[int]]:
+    """At least ``least`` hands of 5-7 cards of ranks ``low``..12, in random order: one for each rank multiset
+    (suits in turn, so no flush) and one for each set of suited ranks, which is one for each entry of the
+    single-hand tables, then random hands (flushes among them with cards of other suits beside)."""
+    hands: list[list[int]] = []
+    for n in (5, 6, 7):
+        for ranks in combinations_with_replacement(range(low, 13), n):
+            if max(Counter(ranks).values()) <= 4:
+                hands.append([r * 4 + i % 4 for i, r in enumerate(ranks)])
+        for ranks in combinations(range(low, 13), n):
+            suit = int(rng.integers(4))
+            hands.append([r * 4 + suit for r in ranks])
+    deck = np.arange(4 * low, 52)
+    for _ in range(max(20_000, least - len(hands))):
+        hands.append(rng.choice(deck, size=int(rng.integers(5, 8)), replace=False).tolist())
+    for h in hands:
+        rng.shuffle(h)
+    return hands
+
+
+class Card(int):
+    """An int subclass: not a card the fast path reads, but one the Python path takes."""
+
+
+@needs_core
+@pytest.mark.parametrize("batch_first", [False, True])
+@pytest.mark.parametrize("game", GAMES)
+def test_single_hands_agree_with_the_dag_through_each_table_phase(
+    game: str, batch_first: bool, both: tuple[Tables, Tables]
+) -> None:
+    # A fresh walker's single hands walk the DAG (the first SMALL_AFTER), read
+    # the small tables (KEYED_AFTER more), then the keyed tables, or at once
+    # once a batch has built them. Every entry of those tables, in all three
+    # phases and then again in the last, must give the DAG walk's value (the
+    # numpy path's), for ints in a tuple or list and for text.
+    c, ref = both
+    walker = resolve(game, c).walker
+    if batch_first:
+        assert walker.keyed_tables() is (game == HOLDEM)  # built either way; batches read them in hold'em alone
+    low = resolve(game, c).deck.start >> 2
+    phases = _core.SMALL_AFTER + _core.KEYED_AFTER
+    hands = table_entry_hands(low, phases + 1, np.random.default_rng(41))
+    assert len(hands) > phases  # the second pass reads the keyed tables throughout
+    want = [0] * len(hands)
+    for n in (5, 6, 7):
+        at = [i for i, h in enumerate(hands) if len(h) == n]
+        values = tp.evaluate_batch(np.array([hands[i] for i in at], dtype=np.uint8), game=game, tables=ref)
+        for i, v in zip(at, values.tolist()):
+            want[i] = v
+    forms = [tuple, list, tp.format_cards]
+    for _ in range(2):
+        got = [walker.evaluate(forms[i % 3](h)) for i, h in enumerate(hands)]  # type: ignore[operator]
+        assert got == want
+    # Whatever the phase, anything but distinct plain ints or card text of the deck is the Python path's to
+    # answer or explain, alike on both backends.
+    suited = [Card(x) for x in hands[-1]]
+    big = [[0, 1, 2, 3, x] for x in (2**30, 2**31, -(2**30), 2**64)]  # past one 30-bit digit, or negative
+    for hand in [*BAD_HANDS, suited, *big]:
+        assert outcome(lambda: tp.evaluate(hand, game=game, tables=c)) == outcome(  # type: ignore[arg-type]  # noqa: B023
+            lambda: tp.evaluate(hand, game=game, tables=ref)  # type: ignore[arg-type]  # noqa: B023
+        )
+    assert tp.evaluate(suited, game=game, tables=c) == want[-1]
 
 
 @needs_core
@@ -369,6 +453,11 @@ assert a.games == b.games > 0
 sd = (np.argsort(rng.random((3000, 36)), axis=1)[:, :7] + 16).astype(np.uint8)
 want = tp.evaluate_batch(sd, game="short-deck").tolist()
 assert [tp.evaluate(h, game="short-deck") for h in sd.tolist()] == want
+# Single hands on the keyed tables too (in hold'em the batches above built them; here, at once).
+from twoplustwo.vocab.games import resolve
+resolve("short-deck").walker.keyed_tables()
+assert [tp.evaluate(h, game="short-deck") for h in sd.tolist()] == want
+assert [tp.evaluate(tp.format_cards(h), game="short-deck") for h in sd[:500].tolist()] == want[:500]
 # Omaha's high and low rows, every hole and board size.
 d = np.argsort(rng.random((3000, 52)), axis=1)[:, :11].astype(np.uint8)
 for nh, nb in ((4, 5), (5, 4), (6, 3)):

@@ -21,6 +21,10 @@ _F64 = npt.NDArray[np.float64]
 
 #: Pot shares are counted in units of 1/SPLIT of a pot: lcm(1..9).
 SPLIT: Final = 2520
+#: Single hands walk the DAG until SMALL_AFTER of them have, then read the small tables until KEYED_AFTER more
+#: have, then the keyed tables (the tests size their runs by these).
+SMALL_AFTER: Final = 2048
+KEYED_AFTER: Final = 65536
 
 class Walker:
     # Layers and value arrays: little-endian entries of 1, 2 or 4 bytes

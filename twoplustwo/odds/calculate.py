@@ -57,10 +57,13 @@ __all__ = [
 
 #: The values ``method=`` takes.
 METHODS = ("auto", "exact", "monte-carlo")
-#: ``method="auto"`` enumerates ranges exactly when the work, boards times
-#: (distinct combos + compatible deals x players), is at most this: about a
-#: second on one core. Hands alone (no range) always enumerate: at most
-#: C(50, 5) boards per player.
+#: ``method="auto"`` enumerates ranges exactly when the work of the route
+#: enumeration takes (:func:`twoplustwo.odds.exact.work`) is at most this:
+#: about a second on one core. Listing, boards times (distinct combos +
+#: compatible deals x players); counting (hold'em on the C backend), each
+#: suit class of deals times the rank multisets of the missing cards and
+#: the players, at ``COUNTED_STEP`` each. Hands alone (no range) always
+#: enumerate: at most C(50, 5) boards per player.
 AUTO_EXACT_WORK = 3e9
 #: ``method="auto"`` enumerates Omaha when boards x players x hole pairs is
 #: at most this (heads-up PLO4 before the flop: 6.5 million, about 0.4 s).
@@ -193,7 +196,7 @@ def equity(
     # The deals are enumerated once: for the cost estimate, then for the counts.
     found = exact.find_deals(combos) if ranged and method == "auto" else None
     if method == "auto":
-        small = not ranged or exact.work(combos, known, out, deck, found) <= AUTO_EXACT_WORK
+        small = not ranged or exact.work(combos, known, out, deck, found, game=game, tables=tables) <= AUTO_EXACT_WORK
         method = "exact" if small else "monte-carlo"
     if method == "monte-carlo":
         return EquityResults(_sample(parsed, known, out, game, stderr, samples, seed, tables, workers, quiet))

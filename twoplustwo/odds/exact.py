@@ -56,6 +56,8 @@ if TYPE_CHECKING:
     from twoplustwo.kernels.interface import Walker
 
 __all__ = [
+    "CLASS_SAMPLE",
+    "COUNTED_STEP",
     "COUNTER_BYTES",
     "MAX_DEALS",
     "DealCounts",
@@ -64,6 +66,7 @@ __all__ = [
     "count_deals",
     "count_showdowns",
     "deals",
+    "estimate_classes",
     "find_deals",
     "hands",
     "layout",
@@ -91,6 +94,12 @@ _PARALLEL_MIN = 1 << 15
 _BLOCK_DRAW = 3
 # Deals times their cost in rank multisets (_deal_cost) counted per call of the counting kernel: a few milliseconds.
 _COUNT_STEP = 50_000
+#: What counting costs (:func:`count_showdowns`) for one player on one rank multiset of the missing cards, in
+#: the board-combo steps of listing that :func:`work` estimates in: about 35 ns against a third of a
+#: nanosecond (heads-up and 3-way preflop ranges, one thread).
+COUNTED_STEP = 100
+#: Deals :func:`estimate_classes` looks at, at most (an even sample of them).
+CLASS_SAMPLE = 4096
 #: Player-boards scored per call of the kernel: tens of milliseconds, so
 #: that an interrupted enumeration stops soon, even on the calling thread.
 SCORE_STEP = 1 << 26
@@ -599,12 +608,63 @@ def work(
     dead: Sequence[int],
     deck: Sequence[int] = range(52),
     found: npt.NDArray[np.intp] | None = None,
+    *,
+    game: str = HOLDEM,
+    tables: Tables | None = None,
 ) -> float:
-    """A cost estimate of :func:`deals`, in board-combo steps: boards times (combos + deals x players).
+    """A cost estimate of :func:`deals` with the same ``game`` and ``tables``, on its route, in board-combo steps.
 
-    ``found`` is what :func:`find_deals` gave: the deals, or None for more than the product of the ranges' sizes.
+    Listing (:func:`list_deals`) walks boards times (distinct combos + deals x players) board-combo steps, about
+    a third of a nanosecond each. Counting (hold'em on the C backend, :func:`count_showdowns`) scores one deal of
+    each suit class (:func:`suit_classes`), each player on each rank multiset of the missing cards
+    (:func:`_deal_cost`), at about :data:`COUNTED_STEP` board-combo steps each; the classes are estimated from a
+    sample of the deals (:func:`estimate_classes`). ``found`` is what :func:`find_deals` gave: the deals, or None for
+    more than the product of the ranges' sizes.
+
+    >>> from twoplustwo.tables.default import get_tables
+    >>> from twoplustwo.vocab.ranges import parse_range
+    >>> aa, anything = parse_range("AA").combos, parse_range("random").combos
+    >>> counts = count_showdowns(get_tables().walker, np.empty((0, 2, 2), dtype=np.uint8), [], []) is not None
+    >>> counted = 469 * comb(17, 5) * 2 * COUNTED_STEP  # 469 classes of the 7,350 deals, 6,188 multisets, 2 players
+    >>> listed = comb(52, 5) * (1326 + 7350 * 2)  # boards x (distinct combos + deals x players)
+    >>> round(work([anything, aa], [], [], found=find_deals([anything, aa]))) == (counted if counts else listed)
+    True
     """
-    boards = comb(len(board_cards(known, dead, deck)), 5 - len(known))
     n_deals = prod(len(p) for p in players) if found is None else len(found)
+    walker = resolve(game, get_tables(tables)).walker
+    missing = 5 - len(known)
+    holes = np.empty((0, len(players), 2), dtype=np.uint8)
+    if count_showdowns(walker, holes, known, dead) is not None:  # the walker counts; asking costs nothing
+        classes = n_deals if found is None else estimate_classes(players, found, known, dead)
+        return classes * _deal_cost(missing, len(players)) * len(players) * COUNTED_STEP
+    boards = comb(len(board_cards(known, dead, deck)), missing)
     distinct = len(np.unique(np.concatenate([combo_indices(p[:, 0], p[:, 1]) for p in players])))
     return float(boards) * (distinct + n_deals * len(players))
+
+
+def estimate_classes(
+    players: Sequence[npt.NDArray[np.integer[Any]]],
+    found: npt.NDArray[np.intp],
+    known: Sequence[int],
+    dead: Sequence[int],
+) -> float:
+    """About how many suit classes :func:`suit_classes` makes of the deals ``found``, without making them.
+
+    Burnside's count, over the renamings of suits that keep the board, the dead cards and every player's
+    combos: the classes are the mean over those renamings of the deals each one leaves as they are, here
+    measured on an even sample of :data:`CLASS_SAMPLE` deals at most. On a whole sample it is the count of
+    :func:`suit_classes` when every renaming that takes one deal to another keeps each player's combos, as the
+    notation's ranges, ``"random"`` and single hands are kept; otherwise it may count more classes than there are.
+    """
+    if len(found) == 0:  # deals() then says so
+        return 0.0
+    renamings = _renamings(tuple(sorted(int(c) for c in known)), tuple(sorted(int(c) for c in dead)))
+    sample = found[:: -(-len(found) // CLASS_SAMPLE)]
+    kept = np.ones(len(renamings), dtype=bool)
+    left = np.ones((len(renamings), len(sample)), dtype=bool)  # each renaming: the sampled deals it leaves alone
+    for i, p in enumerate(players):
+        combos = np.asarray(p, dtype=np.intp)
+        rows = COMBO_ROW[renamings[:, combos[:, 0]], renamings[:, combos[:, 1]]]  # (renamings, combos)
+        kept &= (np.sort(rows, axis=1) == np.sort(rows[0])).all(axis=1)  # the identity comes first
+        left &= rows[:, sample[:, i]] == rows[0, sample[:, i]]
+    return float(len(found) * left[kept].mean(axis=1).sum() / kept.sum())

@@ -23,7 +23,8 @@
  *                behind the frameless evaluate
  *   small.c      the small tables derived from dag7 for single hands, and
  *                the histogram that counts hands through them
- *   keyed.c      the keyed tables derived from those for checked batches
+ *   keyed.c      the keyed tables derived from those, for checked batches and
+ *                single hands
  *   enumerate.c  every hand or board of a kind: draws, ordered rows, ranges,
  *                two-card combos
  *   showdown.c   who wins each board, and the pot shares
@@ -97,11 +98,17 @@ typedef struct {
     uint16_t *by_ranks[3];
     uint16_t *flush;
     int small_ok; /* 1: the small tables agree with the DAG; 0: walk the DAG */
-    /* Keyed tables for checked batches of whole hands (keyed.c), built on
-     * the first one: 5, 6 and 7 cards. keyed_ok: built and usable. */
+    /* Keyed tables for checked batches of whole hands and for single hands
+     * (keyed.c), built on the first such batch or after SMALL_AFTER +
+     * KEYED_AFTER single hands: 5, 6 and 7 cards. keyed_ok: built and
+     * usable by batches. */
     struct keyed keyed[3];
     int keyed_ok, keyed_built;
-    unsigned walked; /* single hands walked down the DAG before the small tables exist */
+    /* The keyed tables serve single hands, whose cards are checked against
+     * the deck first: built, every key placed, and the small tables they
+     * come from stand for the DAG (keyed_ok adds: and the deck is all 52). */
+    int keyed_single;
+    unsigned walked; /* single hands before the keyed tables: walked down the DAG, then read from the small tables */
 } Walker;
 
 /* The buffers a method's arguments lend it, taken by parse_args and given
@@ -130,8 +137,14 @@ void fill_card_bits(void);
 PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* single.c */
+/* Single hands walk the DAG until SMALL_AFTER of them have, then read the
+ * small tables until KEYED_AFTER more have, then the keyed tables
+ * (twoplustwo.kernels._core exports both numbers, for the tests). */
+#define SMALL_AFTER 2048
+#define KEYED_AFTER 65536
 int parse_text(const char *s, Py_ssize_t len, unsigned char *cards);
 PyObject *Walker_evaluate(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+int init_single(void);
 PyObject *core_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t nargsf, PyObject *kwnames);
 PyObject *core_set_default(PyObject *module, PyObject *walker);
 PyObject *core_set_game(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

@@ -1,6 +1,8 @@
-/* Keyed tables for checked batches of whole hands, derived from the small
- * tables (and so from dag7): a random 7-card batch walks 84 MB of DAG and
- * waits on memory at every card, while these fit in the L2 cache.
+/* Keyed tables for checked batches of whole hands and for single hands,
+ * derived from the small tables (and so from dag7): a random 7-card batch
+ * walks 84 MB of DAG and waits on memory at every card, while these fit in
+ * the L2 cache; a single hand adds up its cards' keys instead of sorting
+ * its ranks into a multiset's index, which branches on every rank.
  *
  * A hand's rank multiset has a key that its cards add up: the sum of 5^rank,
  * which is the multiset's counts written in base 5 (no rank is held more
@@ -12,7 +14,9 @@
  * of the bucket to a free slot.
  * Flushes are looked up by their suit's 13-bit rank mask in the small
  * tables' flush table. Building them takes a few milliseconds, on the first
- * checked batch; if no multiplier placed every key, batches walk the DAG.
+ * checked batch or after the single hands that single.c says; if no
+ * multiplier placed every key, batches walk the DAG and single hands read
+ * the small tables.
  * Each key's slot holds its by_ranks value, and the tests hold the batches
  * against the DAG walk on every hand. */
 
@@ -146,18 +150,20 @@ int build_keyed_tables(Walker *self) {
             PyErr_NoMemory();
             return -1;
         }
-        if (status > 0) { /* no multiplier worked: stay on the DAG */
-            self->keyed_ok = 0;
+        if (status > 0) { /* no multiplier worked: stay on the DAG (batches) and the small tables (single hands) */
+            self->keyed_ok = self->keyed_single = 0;
             return 0;
         }
     }
-    self->keyed_ok = self->small_ok && self->deck == ALL_CARDS;
+    self->keyed_single = self->small_ok;
+    self->keyed_ok = self->keyed_single && self->deck == ALL_CARDS;
     return 0;
 }
 
 /* Build the keyed tables on their first use (a checked batch of whole
- * hands, a counted showdown, a sampled game); 0, or -1 with an exception.
- * Afterwards keyed_ok says whether they serve. */
+ * hands, a counted showdown, a sampled game, single hands past the small
+ * tables); 0, or -1 with an exception. Afterwards keyed_ok says whether
+ * they serve batches, keyed_single whether they serve single hands. */
 int ensure_keyed(Walker *self) {
     if (!self->keyed_built) {
         if (build_keyed_tables(self) < 0)

@@ -50,7 +50,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     fill_lows();
     fill_card_bits();
     fill_card_keys();
-    if (PyType_Ready(&WalkerType) < 0)
+    if (init_single() < 0 || PyType_Ready(&WalkerType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (m == NULL)
@@ -61,7 +61,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(m);
         return NULL;
     }
-    if (PyModule_AddIntConstant(m, "SPLIT", SPLIT) < 0) {
+    if (PyModule_AddIntConstant(m, "SPLIT", SPLIT) < 0 || PyModule_AddIntConstant(m, "SMALL_AFTER", SMALL_AFTER) < 0 ||
+        PyModule_AddIntConstant(m, "KEYED_AFTER", KEYED_AFTER) < 0) {
         Py_DECREF(m);
         return NULL;
     }

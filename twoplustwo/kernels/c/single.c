@@ -8,9 +8,11 @@
 
 /* Deriving the small tables costs a few milliseconds (tens of thousands of
  * walks, most of them page faults in a fresh process), which a process that
- * evaluates a handful of hands should not pay: the first single hands walk
- * the DAG (about a microsecond each) and the tables come after this many. */
-#define SMALL_AFTER 2048
+ * evaluates a handful of hands should not pay: the first SMALL_AFTER single
+ * hands walk the DAG (about a microsecond each), and the tables come after
+ * them. The keyed tables cost a few milliseconds more and save some 60 ns a
+ * hand over the small tables: they come once KEYED_AFTER hands (about what
+ * they cost) have read the small tables. */
 
 /* Cards from the common ASCII text forms ("As Kd 7h", "AsKd7h", "as,kd, 10h"):
  * the number of cards, or -1 for anything else (other characters, a comma
@@ -63,66 +65,112 @@ int parse_text(const char *s, Py_ssize_t len, unsigned char *cards) {
     return comma ? -1 : n;
 }
 
+/* A card's bit among its suit's ranks, 16 bits a suit: the cards' rank bits
+ * or'ed are what keyed_sum_value reads for a flush, and a card held twice
+ * finds its bit already set. */
+static inline uint64_t rank_bit(int card) {
+    return (uint64_t)1 << (16 * (card & 3) + (card >> 2));
+}
+
 /* The value of n distinct cards 0..51 for the single-hand path, as a new
- * int: the small tables where they stand for the DAG, else the DAG; None for
- * a card outside the walker's deck. */
-static PyObject *single_value(Walker *self, const unsigned char *cards, int n) {
+ * int, given their card_key sum and rank bits: the keyed tables, or the
+ * small tables, where they stand for the DAG (after the hands SMALL_AFTER
+ * and KEYED_AFTER say), else the DAG; None for a card outside the walker's
+ * deck. */
+static inline PyObject *single_value(Walker *self, const unsigned char *cards, int n, uint64_t key, uint64_t bits) {
+    if (self->keyed_single && self->deck == ALL_CARDS) /* hold'em, after the first hands */
+        return PyLong_FromLong(keyed_sum_value(&self->keyed[n - 5], self->flush, key, bits));
     if (self->deck != ALL_CARDS) {
         for (int i = 0; i < n; i++)
             if (!(self->deck >> cards[i] & 1))
                 Py_RETURN_NONE;
     }
-    if (self->flush == NULL) {
-        if (self->walked < SMALL_AFTER) {
+    if (!self->keyed_built) {
+        if (self->walked < SMALL_AFTER + KEYED_AFTER)
             self->walked++;
-            return PyLong_FromUnsignedLong(dag_value(self, cards, n));
+        if (self->flush == NULL) {
+            if (self->walked <= SMALL_AFTER)
+                return PyLong_FromUnsignedLong(dag_value(self, cards, n));
+            if (build_small_tables(self) < 0)
+                return PyErr_NoMemory();
         }
-        if (build_small_tables(self) < 0)
-            return PyErr_NoMemory();
+        if (self->walked < SMALL_AFTER + KEYED_AFTER)
+            return PyLong_FromUnsignedLong(self->small_ok ? small_value(self, cards, n) : dag_value(self, cards, n));
+        if (ensure_keyed(self) < 0)
+            return NULL;
     }
+    if (self->keyed_single)
+        return PyLong_FromLong(keyed_sum_value(&self->keyed[n - 5], self->flush, key, bits));
     return PyLong_FromUnsignedLong(self->small_ok ? small_value(self, cards, n) : dag_value(self, cards, n));
 }
 
+/* A card 0..51 from an exact int, or -1 for anything else (a bool or
+ * another int subclass, an int out of range): read in place where the
+ * version's API allows, without a call per card. */
+static inline int card_of(PyObject *x) {
+    if (!PyLong_CheckExact(x))
+        return -1;
+#if PY_VERSION_HEX >= 0x030C0000
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)x))
+        return -1;
+    Py_ssize_t c = PyUnstable_Long_CompactValue((PyLongObject *)x);
+#elif PY_VERSION_HEX >= 0x030B0000
+    /* 3.11: the sign in ob_size, and digits of 30 bits; 0..51 is one digit (or none, for 0). */
+    Py_ssize_t size = Py_SIZE(x);
+    if (size != 0 && size != 1)
+        return -1;
+    Py_ssize_t c = size == 0 ? 0 : (Py_ssize_t)((PyLongObject *)x)->ob_digit[0];
+#else
+    int overflow;
+    long c = PyLong_AsLongAndOverflow(x, &overflow);
+    if (overflow)
+        return -1;
+#endif
+    return c >= 0 && c <= 51 ? (int)c : -1;
+}
+
+/* The value of a list or tuple of 5-7 distinct ints 0..51, or of text of
+ * 5-7 cards, as a new int; None for anything else. Each card's key and rank
+ * bit are added up as it is read (the bits find a duplicate). */
 static PyObject *fast_value(Walker *self, PyObject *seq) {
     PyObject **items;
     Py_ssize_t n;
-    if (PyUnicode_CheckExact(seq)) {
-        unsigned char cards[MAX_DEPTH];
+    unsigned char cards[MAX_DEPTH];
+    uint64_t key = 0, bits = 0;
+    if (PyTuple_CheckExact(seq)) {
+        items = PySequence_Fast_ITEMS(seq);
+        n = PyTuple_GET_SIZE(seq);
+    } else if (PyList_CheckExact(seq)) {
+        items = PySequence_Fast_ITEMS(seq);
+        n = PyList_GET_SIZE(seq);
+    } else if (PyUnicode_CheckExact(seq)) {
         int k = PyUnicode_IS_ASCII(seq)
                     ? parse_text((const char *)PyUnicode_1BYTE_DATA(seq), PyUnicode_GET_LENGTH(seq), cards)
                     : -1;
         if (k < 5)
             Py_RETURN_NONE;
-        return single_value(self, cards, k);
-    }
-    if (PyList_CheckExact(seq)) {
-        items = PySequence_Fast_ITEMS(seq);
-        n = PyList_GET_SIZE(seq);
-    } else if (PyTuple_CheckExact(seq)) {
-        items = PySequence_Fast_ITEMS(seq);
-        n = PyTuple_GET_SIZE(seq);
+        for (int i = 0; i < k; i++) { /* distinct: parse_text saw to it */
+            key += card_key[cards[i]];
+            bits |= rank_bit(cards[i]);
+        }
+        return single_value(self, cards, k, key, bits);
     } else {
         Py_RETURN_NONE;
     }
     if (n < 5 || n > 7)
         Py_RETURN_NONE;
-    unsigned char cards[MAX_DEPTH];
-    uint64_t seen = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *x = items[i];
-        if (!PyLong_CheckExact(x)) /* bool and int subclasses go the slow way */
+        int c = card_of(items[i]); /* bool and int subclasses go the slow way */
+        if (c < 0)
             Py_RETURN_NONE;
-        int overflow;
-        long c = PyLong_AsLongAndOverflow(x, &overflow);
-        if (overflow || c < 0 || c > 51)
+        uint64_t bit = rank_bit(c);
+        if (bits & bit)
             Py_RETURN_NONE;
-        uint64_t bit = (uint64_t)1 << c;
-        if (seen & bit)
-            Py_RETURN_NONE;
-        seen |= bit;
+        bits |= bit;
+        key += card_key[c];
         cards[i] = (unsigned char)c;
     }
-    return single_value(self, cards, (int)n);
+    return single_value(self, cards, (int)n, key, bits);
 }
 
 /* evaluate(cards) -> int | None: the value of a list, tuple or text of 5-7
@@ -187,6 +235,16 @@ PyObject *core_set_fallback(PyObject *module, PyObject *fn) {
     Py_RETURN_NONE;
 }
 
+/* The keyword names evaluate takes, interned: a call site passes the
+ * interned name, so one pointer compare finds it (see init_single). */
+static PyObject *kw_game = NULL, *kw_tables = NULL;
+
+int init_single(void) {
+    kw_game = PyUnicode_InternFromString("game");
+    kw_tables = PyUnicode_InternFromString("tables");
+    return kw_game == NULL || kw_tables == NULL ? -1 : 0;
+}
+
 /* evaluate(cards, *, game="holdem", tables=None): the default tables'
  * single-hand path without a Python frame, for hold'em and for each game
  * whose walker set_game gave; everything else goes to the fallback. */
@@ -197,10 +255,15 @@ PyObject *core_evaluate(PyObject *module, PyObject *const *args, Py_ssize_t narg
     Py_ssize_t kw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
     for (Py_ssize_t i = 0; i < kw && walker != NULL; i++) {
         PyObject *name = PyTuple_GET_ITEM(kwnames, i), *value = args[nargs + i];
-        if (PyUnicode_CompareWithASCIIString(name, "tables") == 0) {
+        int tables = name == kw_tables, game = name == kw_game;
+        if (!tables && !game) { /* a name not interned, perhaps from **kwargs */
+            tables = PyUnicode_CompareWithASCIIString(name, "tables") == 0;
+            game = PyUnicode_CompareWithASCIIString(name, "game") == 0;
+        }
+        if (tables) {
             if (value != Py_None)
                 walker = NULL;
-        } else if (PyUnicode_CompareWithASCIIString(name, "game") == 0 && PyUnicode_CheckExact(value)) {
+        } else if (game && PyUnicode_CheckExact(value)) {
             /* A game is named by the same interned literal call after call:
              * one pointer compare, before any string compare. */
             if (value == last_game && last_game != NULL)
