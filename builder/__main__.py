@@ -36,7 +36,9 @@ def main(argv: list[str] | None = None) -> int:
         help="add one bucket table (--street, --method, --k) to the set, after the strength tables if they are missing",
     )
     p.add_argument("--street", choices=("flop", "turn", "river"), help="with --abstraction: the street")
-    p.add_argument("--method", help="with --abstraction: emd (flop, turn), ochs (river) or percentile")
+    p.add_argument(
+        "--method", help="with --abstraction: emd (flop, turn), potential (flop), ochs (river) or percentile"
+    )
     p.add_argument("--k", type=int, help="with --abstraction: the number of buckets")
     p.add_argument("--seed", type=int, default=0, help="with --abstraction: the seed of the first centers (default 0)")
     p.add_argument("--max-iter", type=int, default=100, help="with --abstraction: the most rounds (default 100)")

@@ -12,6 +12,9 @@ method      street  a hand's row, clustered by :func:`twoplustwo.kmeans`
 ==========  ======  ===================================================================
 emd         flop    the cumulative 50-bin histogram of its equity over the 1,081 runouts
 emd         turn    its 2W + T on each of the 46 rivers, sorted
+potential   flop    its histogram over the buckets of the turn's ``emd`` table with the same
+                    k: how many of the 47 turns take it to each, under the EMD whose ground
+                    distance is the L1 distance between those buckets' centers
 ochs        river   its equity against each of 8 clusters of the 169 preflop classes,
                     in 65,535ths (opponent cluster hand strength), under L2
 percentile  any     none: the buckets split the hands, ordered by ``ehs``, into k equal
@@ -21,6 +24,11 @@ percentile  any     none: the buckets split the hands, ordered by ``ehs``, into 
 Between two ``emd`` rows the L1 distance, divided by the row's scale, is the
 earth mover's distance between the two hands' equity distributions (Johanson
 et al., 2013, cluster by it; in one dimension it is this, exactly). The
+``potential`` buckets (Ganzfried and Sandholm, 2014) see where a flop hand
+can go: its histogram over the turn buckets is compared by the earth
+mover's distance over the turn buckets' centers (each bucket's weighted
+median row), solved exactly per pair (:func:`twoplustwo.kmeans`,
+``metric="emd"``), and so the turn table must be built first. The
 preflop classes of ``ochs`` are themselves clustered by EMD, over their
 histograms of equity on every board. The summary gives every table's
 within-bucket mean distance (EMD, or L2 for ``ochs``), the one to compare
@@ -39,7 +47,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo import COMBOS, HandIndexer, Tables
+from twoplustwo import COMBOS, HandIndexer, Tables, buckets
 from twoplustwo.abstraction.kmeans import centers_of, kmeans, row_distances
 from twoplustwo.kernels.pool import resolve_threads, run
 from twoplustwo.progress import progress
@@ -59,8 +67,10 @@ __all__ = [
     "ochs_rows",
     "ochs_task",
     "percentile_buckets",
+    "potential_rows",
     "preflop_clusters",
     "publish_buckets",
+    "turn_centers",
     "turn_rows",
 ]
 
@@ -77,10 +87,11 @@ _OCHS_SCALE = 65535
 class Features(NamedTuple):
     """A street's rows for clustering and what goes with them, one per canonical index.
 
-    ``points`` are the uint16 rows, compared by ``metric`` (``"l1"`` or
-    ``"l2"``), and ``scale`` turns their distances into equity (EMD = L1 /
-    scale); ``strength`` is each hand's ``ehs`` numerator (all over one
-    denominator), and ``weights`` the hands each index stands for.
+    ``points`` are the uint16 rows, compared by ``metric`` (``"l1"``,
+    ``"l2"``, or ``"emd"`` over the rows of ``ground``), and ``scale`` turns
+    their distances into equity (EMD = L1 / scale); ``strength`` is each
+    hand's ``ehs`` numerator (all over one denominator), and ``weights`` the
+    hands each index stands for.
     """
 
     points: npt.NDArray[np.uint16] | None
@@ -88,6 +99,7 @@ class Features(NamedTuple):
     strength: npt.NDArray[np.integer[Any]]
     weights: npt.NDArray[np.uint8]
     metric: str = "l1"
+    ground: npt.NDArray[np.uint16] | None = None
 
 
 def _need(tables: Tables, roles: list[str]) -> None:
@@ -107,9 +119,14 @@ def features(
     threads: int | None = None,
     executor: Executor | None = None,
     quiet: bool = True,
+    k: int = 1,
 ) -> Features:
-    """The rows :func:`bucket_table` clusters for ``method`` on ``street`` (None for percentile), and the rest."""
-    bucket_role(street, method, 1)  # checks the pair
+    """The rows :func:`bucket_table` clusters for ``method`` on ``street`` (None for percentile), and the rest.
+
+    ``k`` is the number of buckets, which ``potential`` needs: its rows are
+    over the buckets of the turn's ``emd`` table with this k.
+    """
+    bucket_role(street, method, k)  # checks the pair
     rounds = BUCKET_STREETS[street][0]
     indexer = HandIndexer(rounds)
     weights = _counts(indexer, threads)
@@ -127,6 +144,17 @@ def features(
     strength = tables.arrays[f"strength/{street}/sum"]  # mapped: no copy
     if method == "percentile":
         return Features(None, 1, strength, weights)
+    if method == "potential":
+        turn_role = bucket_role("turn", "emd", k)
+        if turn_role not in tables.arrays:
+            raise ValueError(
+                f"the table set at {tables.path} lacks {turn_role}, whose buckets the potential rows count: build "
+                f"it first (twoplustwo abstraction --street turn --method emd --k {k})"
+            )
+        if k > 2048:
+            raise ValueError(f"potential buckets are over at most 2,048 turn buckets, got k = {k}")
+        ground = turn_centers(tables, k, threads=threads, quiet=quiet)
+        return Features(potential_rows(tables, k), 47 * 46 * 1980, strength, weights, "emd", ground)
     if street == "flop":
         _need(tables, ["strength/flop/histogram"])
         histogram = tables.arrays["strength/flop/histogram"].reshape(-1, STRENGTH_BINS)
@@ -177,6 +205,43 @@ def turn_rows(
 
     with progress(len(at_turn), "hands", desc="turn rows", quiet=quiet) as update:
         run(resolve_threads(threads), part, range(0, len(at_turn), _TURN_BLOCK))
+    return out
+
+
+def turn_centers(tables: Tables, k: int, *, threads: int | None = None, quiet: bool = True) -> npt.NDArray[np.uint16]:
+    """The centers of the turn's ``emd`` buckets with this ``k``: each bucket's weighted median :func:`turn_rows` row.
+
+    They are the ground points of ``potential`` rows: ``(k, 46)`` uint16, a
+    bucket with no hand all zeros.
+    """
+    turn = HandIndexer((2, 4))
+    labels = buckets("turn", "emd", k, tables=tables)
+    rows = turn_rows(tables, np.arange(turn.size(), dtype=np.uint64), threads=threads, quiet=quiet)
+    centers, totals = np.zeros((k, 46), dtype=np.uint16), np.empty(k, dtype=np.int64)
+    centers_of(rows, labels, _counts(turn, threads).astype(np.int64), centers, totals)
+    return centers
+
+
+def potential_rows(tables: Tables, k: int) -> npt.NDArray[np.uint16]:
+    """The ``potential`` rows of every flop index: how many of its 47 turns fall in each turn ``emd`` bucket.
+
+    ``(1,286,792, k)`` uint16, each row summing to 47.
+    """
+    flop, turn = HandIndexer((2, 3)), HandIndexer((2, 4))
+    labels = buckets("turn", "emd", k, tables=tables)
+    size = flop.size()
+    out = np.empty((size, k), dtype=np.uint16)
+    deck = np.arange(52, dtype=np.uint8)
+    step = 1 << 14
+    for a in range(0, size, step):
+        hands = flop.unindex(np.arange(a, min(a + step, size), dtype=np.uint64))
+        n = len(hands)
+        free = np.ones((n, 52), dtype=bool)
+        free[np.arange(n)[:, None], hands] = False
+        turns = np.broadcast_to(deck, (n, 52))[free].reshape(n, 47)
+        at = turn.index(np.concatenate([np.repeat(hands, 47, axis=0), turns.reshape(-1, 1)], axis=1))
+        cells = (np.arange(n)[:, None] * k + labels[at].reshape(n, 47)).ravel()
+        out[a : a + n] = np.bincount(cells, minlength=n * k).reshape(n, k)
     return out
 
 
@@ -281,11 +346,12 @@ def mean_distance(
     labels: npt.NDArray[np.uint16],
     k: int,
     metric: str = "l1",
+    ground: npt.NDArray[np.uint16] | None = None,
 ) -> float:
-    """The weighted mean distance (L1, or L2 not squared) from each row to its bucket's best center.
+    """The weighted mean distance (L1, L2 not squared, or EMD over ``ground``) from each row to its bucket's center.
 
-    The best center is the weighted median under L1 and the weighted mean
-    under L2 (:func:`twoplustwo.abstraction.kmeans.centers_of`): the same
+    The center is the weighted median under L1 and the weighted mean under
+    L2 and EMD (:func:`twoplustwo.abstraction.kmeans.centers_of`): the same
     measure for the clustering and for any other buckets, such as the
     percentile ones.
     """
@@ -295,7 +361,7 @@ def mean_distance(
     total = 0.0
     step = 1 << 18
     for a in range(0, len(points), step):
-        d = row_distances(points[a : a + step], centers[labels[a : a + step]], metric)
+        d = row_distances(points[a : a + step], centers[labels[a : a + step]], metric, ground)
         total += float(weights[a : a + step].astype(np.float64) @ d)
     return total / float(totals.sum())
 
@@ -323,23 +389,25 @@ def bucket_table(
     """
     bucket_role(street, method, k)
     start = time.perf_counter()
-    f = features(tables, street, method, threads=threads, executor=executor, quiet=quiet)
+    f = features(tables, street, method, threads=threads, executor=executor, quiet=quiet, k=k)
     summary: dict[str, Any] = {"street": street, "method": method, "k": k}
     if f.points is None:
         table = percentile_buckets(f.strength, f.weights, k)
         summary["seconds"] = round(time.perf_counter() - start, 1)
         return table, summary
     c = kmeans(f.points, f.weights, k=k, metric=f.metric, seed=seed, max_iter=max_iter, strength=f.strength,
-               threads=threads, executor=executor, quiet=quiet, report=report)  # fmt: skip
+               ground=f.ground, threads=threads, executor=executor, quiet=quiet, report=report)  # fmt: skip
     baseline = percentile_buckets(f.strength, f.weights, k)
     summary.update(
         seed=seed,
         iterations=c.iterations,
         converged=c.converged,
-        distance="emd" if f.metric == "l1" else "l2",
-        mean_distance=mean_distance(f.points, f.weights, c.labels, k, f.metric) / f.scale,
-        percentile_mean_distance=mean_distance(f.points, f.weights, baseline, k, f.metric) / f.scale,
+        distance="l2" if f.metric == "l2" else "emd",
+        mean_distance=mean_distance(f.points, f.weights, c.labels, k, f.metric, f.ground) / f.scale,
+        percentile_mean_distance=mean_distance(f.points, f.weights, baseline, k, f.metric, f.ground) / f.scale,
     )
+    if method == "potential":
+        summary["turn_table"] = f"turn/emd/{k}"
     summary["seconds"] = round(time.perf_counter() - start, 1)
     return c.labels, summary
 

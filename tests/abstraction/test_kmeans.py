@@ -220,3 +220,78 @@ def test_ctrl_c_stops_a_long_clustering_promptly() -> None:
             proc.wait()
     assert "KeyboardInterrupt" in err and "finished" not in out
     assert took < 10, took
+
+
+def rounded_mean(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The weighted mean rounded down, then a unit more to the largest remainders (the first among equals)."""
+    sums = (rows.astype(np.int64) * weights[:, None]).sum(axis=0)
+    whole, part = np.divmod(sums, weights.sum())
+    short = int(rows[0].sum()) - int(whole.sum())
+    whole[sorted(range(rows.shape[1]), key=lambda j: (-part[j], j))[:short]] += 1
+    return whole
+
+
+def emd_case(seed: int, n: int, size: int, mass: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    ground = np.sort(rng.integers(0, 2000, (size, 5)), axis=1).astype(np.uint16)
+    rows = np.zeros((n, size), dtype=np.uint16)
+    for row in rows:
+        np.add.at(row, rng.integers(0, size, mass), 1)
+    return rows, rng.integers(1, 5, n), ground
+
+
+@pytest.mark.parametrize(("seed", "n", "k"), [(1, 7, 2), (2, 8, 3), (3, 7, 3)])
+def test_emd_planted_clusters_reach_the_brute_force_optimum(seed: int, n: int, k: int) -> None:
+    """Histograms planted near k far-apart ground points: no split of the rows costs less, each at its center."""
+    from twoplustwo.kernels.clustering import emd
+
+    rng = np.random.default_rng(seed)
+    ground = np.array([[0, 0], [1, 3], [2, 2], [500, 510], [502, 509], [1000, 1000], [1003, 1001]], dtype=np.uint16)
+    near = [[0, 1, 2], [3, 4], [5, 6]][:k]
+    rows = np.zeros((n, len(ground)), dtype=np.uint16)
+    for i, row in enumerate(rows):
+        np.add.at(row, rng.choice(near[i % k], 6), 1)
+    weights = rng.integers(1, 4, n)
+    cost = np.abs(ground[:, None, :].astype(np.int64) - ground[None]).sum(axis=2)
+    best = None
+    for labels in product(range(k), repeat=n):
+        lab = np.array(labels)
+        if len(set(labels)) != k or labels[0] != 0:
+            continue
+        total = 0
+        for c in range(k):
+            center = rounded_mean(rows[lab == c], weights[lab == c])
+            total += sum(int(w) * emd(r, center, cost) for r, w in zip(rows[lab == c], weights[lab == c]))
+        best = total if best is None else min(best, total)
+    c = tp.kmeans(rows, weights, k=k, metric="emd", ground=ground, seed=seed)
+    assert c.converged and c.cost == best
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_emd_ends_with_rows_at_their_nearest_rounded_mean(seed: int) -> None:
+    from twoplustwo.kernels.clustering import emd
+
+    rows, weights, ground = emd_case(20 + seed, 300, 9, 12)
+    c = tp.kmeans(rows, weights, k=6, metric="emd", ground=ground, seed=seed, max_iter=200)
+    assert c.converged
+    cost = np.abs(ground[:, None, :].astype(np.int64) - ground[None]).sum(axis=2)
+    for b in range(6):
+        mine = c.labels == b
+        assert (c.centers[b] == rounded_mean(rows[mine], weights[mine])).all()
+    d = np.array([[emd(r, center, cost) for center in c.centers] for r in rows])
+    assert (d[np.arange(len(rows)), c.labels] == d.min(axis=1)).all()
+    assert c.cost == int((weights * d.min(axis=1)).sum())
+
+
+def test_emd_answers_do_not_depend_on_order_repeats_threads_or_executors() -> None:
+    rows, weights, ground = emd_case(30, 300, 12, 10)
+    run = {"k": 8, "metric": "emd", "ground": ground, "seed": 4, "max_iter": 4}
+    one = tp.kmeans(rows, weights, threads=1, **run)
+    perm = np.random.default_rng(31).permutation(len(rows))
+    shuffled = tp.kmeans(rows[perm], weights[perm], threads=2, **run)
+    assert (shuffled.labels == one.labels[perm]).all() and shuffled.centers.tobytes() == one.centers.tobytes()
+    repeated = tp.kmeans(np.repeat(rows, weights, axis=0), **run)
+    assert (repeated.labels == np.repeat(one.labels, weights)).all() and repeated.cost == one.cost
+    with ThreadPoolExecutor(3) as pool:
+        pooled = tp.kmeans(rows, weights, executor=pool, **run)
+    assert pooled.labels.tobytes() == one.labels.tobytes() and pooled.cost == one.cost

@@ -117,6 +117,96 @@ def test_turn_rows_are_the_sorted_rivers(strength_set: Path) -> None:
         assert row.tolist() == want
 
 
+@pytest.fixture(scope="module")
+def turn_set(strength_set: Path) -> Tables:
+    """The strength set with a turn ``emd`` table of 7 buckets: the sum of a hand's ranks modulo 5 (a rule that suit
+    renamings keep), but for bucket 5, which holds 300 hands, few enough for a brute-force median; bucket 6 is
+    empty."""
+    plain = tp.load_tables(strength_set)
+    turn = tp.HandIndexer((2, 4))
+    labels = np.empty(turn.size(), dtype=np.uint16)
+    step = 1 << 21
+    for a in range(0, turn.size(), step):
+        hands = turn.unindex(np.arange(a, min(a + step, turn.size()), dtype=np.uint64))
+        labels[a : a + len(hands)] = (hands >> 2).sum(axis=1, dtype=np.uint16) % 5
+    labels[np.random.default_rng(8).choice(turn.size(), 300, replace=False)] = 5
+    return Tables(plain.path, plain.manifest, {**plain.buffers, "buckets/turn/emd/7": labels})
+
+
+@pytest.fixture(scope="module")
+def potential(turn_set: Tables) -> ab.Features:
+    return ab.features(turn_set, "flop", "potential", k=7)
+
+
+def test_potential_rows_count_the_turns_by_bucket(turn_set: Tables, potential: ab.Features) -> None:
+    f = potential
+    assert f.points is not None and f.points.shape == (1_286_792, 7) and f.metric == "emd"
+    assert (f.points.sum(axis=1) == 47).all() and f.scale == 47 * 46 * 1980
+    flop = tp.HandIndexer((2, 3))
+    rng = np.random.default_rng(9)
+    for board in FEW["flop"][:6].tolist() + [[0, 17, 50]]:
+        hole = [int(c) for c in rng.choice([c for c in range(52) if c not in board], 2, replace=False)]
+        want = np.zeros(7, dtype=np.int64)
+        for t in range(52):
+            if t not in hole + board:
+                want[tp.bucket_of(hole, board + [t], "emd", 7, tables=turn_set)] += 1
+        assert f.points[flop.index(hole + board)].tolist() == want.tolist()
+    assert (f.weights == flop.counts(np.arange(flop.size()))).all()
+
+
+def test_potential_ground_is_the_turn_buckets_medians(turn_set: Tables, potential: ab.Features) -> None:
+    """The center of the small bucket, against a weighted median found by sorting; the empty bucket's is 0."""
+    assert potential.ground is not None and potential.ground.shape == (7, 46)
+    turn = tp.HandIndexer((2, 4))
+    members = np.flatnonzero(turn_set.arrays["buckets/turn/emd/7"] == 5).astype(np.uint64)
+    rows, weights = ab.turn_rows(turn_set, members), turn.counts(members).astype(np.int64)
+    for j in range(46):
+        order = np.argsort(rows[:, j], kind="stable")
+        below = np.cumsum(weights[order])
+        assert potential.ground[5, j] == rows[order[np.argmax(2 * below >= weights.sum())], j]
+    assert not potential.ground[6].any()
+
+
+def test_potential_buckets_are_clustered_and_summarised(
+    turn_set: Tables, potential: ab.Features, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table is kmeans' under EMD; its mean distance, against rounded means and EMDs of the numpy twin.
+
+    The few boards' strength tables leave most turn rows 0, and so most turn centers: the ground here is the
+    fixture's rows, computed once, with centers of their own."""
+    from twoplustwo.kernels.clustering import emd
+
+    ground = np.sort(np.random.default_rng(10).integers(0, 1981, (7, 46)), axis=1).astype(np.uint16)
+    f = potential._replace(ground=ground)
+    monkeypatch.setattr(ab, "features", lambda *args, **kwargs: f)
+    table, summary = ab.bucket_table(turn_set, "flop", "potential", 7, seed=1, max_iter=6)
+    assert f.points is not None and f.ground is not None
+    c = tp.kmeans(f.points, f.weights, k=7, metric="emd", ground=f.ground, seed=1, max_iter=6, strength=f.strength,
+                  quiet=True)  # fmt: skip
+    assert table.tobytes() == c.labels.tobytes() and summary["turn_table"] == "turn/emd/7"
+    assert summary["distance"] == "emd" and summary["mean_distance"] < summary["percentile_mean_distance"]
+    rows, inverse = np.unique(np.column_stack([f.points, table]), axis=0, return_inverse=True)
+    weight = np.bincount(inverse.ravel(), weights=f.weights).astype(np.int64)
+    cost = np.abs(f.ground.astype(np.int64)[:, None] - f.ground.astype(np.int64)[None]).sum(axis=2)
+    total = 0
+    for bucket in range(7):
+        mine = rows[:, -1] == bucket
+        if not mine.any():
+            continue
+        # The weighted mean, rounded down, then a unit more to the largest remainders (the first among equals).
+        sums = (rows[mine, :-1].astype(np.int64) * weight[mine, None]).sum(axis=0)
+        whole, part = np.divmod(sums, weight[mine].sum())
+        center = whole.copy()
+        center[sorted(range(7), key=lambda j: (-part[j], j))[: 47 - int(whole.sum())]] += 1
+        total += sum(int(w) * emd(r, center, cost) for r, w in zip(rows[mine, :-1], weight[mine]))
+    assert summary["mean_distance"] == total / int(f.weights.sum(dtype=np.int64)) / f.scale
+
+
+def test_potential_needs_the_turn_table(strength_set: Path) -> None:
+    with pytest.raises(ValueError, match="lacks buckets/turn/emd/9.*--street turn --method emd --k 9"):
+        ab.features(tp.load_tables(strength_set), "flop", "potential", k=9)
+
+
 def test_ochs_rows_are_equities_against_each_cluster(strength_set: Path) -> None:
     """Each river hand's row against a brute force over the opponent combos of each cluster."""
     t = tp.load_tables(strength_set)

@@ -154,3 +154,112 @@ def test_bad_bounds_arguments_raise(backend: Any) -> None:
         backend.assign_rows(p, c, lab, dist, low, two.astype(np.float32), two, 1)
     with pytest.raises(ValueError, match="assign_rows takes"):
         backend.assign_rows(p, c, lab, dist, low, two, two, 0)
+
+
+def plans(p: list[int], q: list[int]) -> Any:
+    """Every integer transport plan moving histogram p onto q, as (from, to, units) moves (brute force)."""
+    i = next((a for a, x in enumerate(p) if x), None)
+    if i is None:
+        yield []
+        return
+    for j, room in enumerate(q):
+        if room:
+            for rest in plans(p[:i] + [p[i] - 1] + p[i + 1 :], q[:j] + [room - 1] + q[j + 1 :]):
+                yield [(i, j)] + rest
+
+
+def histograms(rng: np.random.Generator, n: int, size: int, mass: int) -> np.ndarray:
+    out = np.zeros((n, size), dtype=np.uint16)
+    for row in out:
+        np.add.at(row, rng.integers(0, size, mass), 1)
+    return out
+
+
+def transport(backend: Any, points: np.ndarray, centers: np.ndarray, ground: np.ndarray,
+              hints: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    n, k = len(points), len(centers)
+    labels = np.full(n, 0xFFFF, dtype=np.uint16) if hints is None else hints.copy()
+    dists, lower = np.empty(n, dtype=np.uint64), np.zeros(n)
+    backend.transport_rows(points, centers, ground, labels, dists, lower, np.zeros(k), np.zeros(k))
+    return labels, dists, lower
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_emd_is_the_least_cost_of_every_transport_plan(seed: int) -> None:
+    """Unit by unit, every way of moving one histogram onto the other: the least cost is what both backends give."""
+    rng = np.random.default_rng(40 + seed)
+    for _ in range(12):
+        size, mass = int(rng.integers(1, 5)), int(rng.integers(0, 5))
+        ground = rng.integers(0, 9, (size, int(rng.integers(1, 3)))).astype(np.uint16)
+        cost = np.abs(ground[:, None, :].astype(np.int64) - ground[None]).sum(axis=2)
+        p, q = histograms(rng, 2, size, mass)
+        least = min(sum(int(cost[i, j]) for i, j in plan) for plan in plans(p.tolist(), q.tolist()))
+        for backend in BACKENDS:
+            assert transport(backend, p[None], q[None], ground)[1][0] == least
+
+
+@pytest.mark.parametrize(("n", "size", "d", "k", "mass", "top"),
+                         [(1, 1, 1, 1, 0, 1), (60, 6, 2, 5, 9, 30), (40, 12, 4, 7, 47, 2000), (30, 40, 3, 6, 20, 65535),
+                          (40, 8, 1, 9, 12, 3)])  # fmt: skip
+def test_transport_c_and_numpy_agree(n: int, size: int, d: int, k: int, mass: int, top: int) -> None:
+    """Nearest centers and distances, from any hints; each lower bound at most the exact second nearest distance.
+
+    Ground rows are drawn from few values, so that some coincide (distance 0) and distances tie."""
+    rng = np.random.default_rng(n + size + k)
+    ground = np.sort(rng.integers(0, top, (size, d)), axis=1).astype(np.uint16)
+    ground[size // 2 :] = ground[: size - size // 2]
+    points, centers = histograms(rng, n, size, mass), histograms(rng, k, size, mass)
+    centers[: k // 2] = points[: k // 2]  # some points on a center
+    want = transport(reference, points, centers, ground)
+    for backend in BACKENDS:
+        for hints in (None, rng.integers(0, 2 * k, n).astype(np.uint16)):
+            labels, dists, lower = transport(backend, points, centers, ground, hints)
+            assert labels.tobytes() == want[0].tobytes() and dists.tobytes() == want[1].tobytes()
+            assert (lower <= want[2]).all()
+
+
+def test_bounded_transport_rounds_give_what_a_full_search_gives() -> None:
+    """Rounds of transport_rows with Hamerly's bounds, centers moving between them, against a fresh search."""
+    rng = np.random.default_rng(17)
+    ground = np.sort(rng.integers(0, 500, (10, 4)), axis=1).astype(np.uint16)
+    points, centers = histograms(rng, 1500, 10, 15), histograms(rng, 12, 10, 15)
+    backend = BACKENDS[-1]
+    labels, lower = np.full(1500, 0xFFFF, dtype=np.uint16), np.zeros(1500)
+    drift, half = np.zeros(12), np.zeros(12)
+    for _ in range(5):
+        fresh = transport(backend, points, centers, ground)
+        dists = np.empty(1500, dtype=np.uint64)
+        backend.transport_rows(points, centers, ground, labels, dists, lower, drift, half)
+        assert (labels == fresh[0]).all() and (dists == fresh[1]).all()
+        moved = centers.copy()
+        for c in moved:  # move a few units
+            for _ in range(3):
+                a, b = rng.integers(0, 10, 2)
+                if c[a]:
+                    c[a] -= 1
+                    c[b] += 1
+        drift = np.array([transport(backend, moved[c : c + 1], centers[c : c + 1], ground)[1][0] for c in range(12)],
+                         dtype=np.float64)  # fmt: skip
+        gaps = np.array([[transport(backend, moved[a : a + 1], moved[b : b + 1], ground)[1][0] if a != b else 1 << 60
+                          for b in range(12)] for a in range(12)])  # fmt: skip
+        half = gaps.min(axis=1).astype(np.float64) / 2
+        centers = moved
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_bad_transport_arguments_raise(backend: Any) -> None:
+    p, c, g = np.zeros((4, 3), dtype=np.uint16), np.zeros((2, 3), dtype=np.uint16), np.zeros((3, 2), dtype=np.uint16)
+    lab, dist, low, two = np.zeros(4, dtype=np.uint16), np.zeros(4, dtype=np.uint64), np.zeros(4), np.zeros(2)
+    with pytest.raises(ValueError, match="transport_rows takes"):
+        backend.transport_rows(p, c, g[:2], lab, dist, low, two, two)
+    with pytest.raises(ValueError, match="transport_rows takes"):
+        backend.transport_rows(p, c, g, lab, dist, low[:3], two, two)
+    with pytest.raises(ValueError, match="transport_rows takes"):
+        backend.transport_rows(p, c, g, lab, dist, low, two.astype(np.float32), two)
+    big = np.zeros((4, 2049), dtype=np.uint16)
+    with pytest.raises(ValueError, match="transport_rows takes"):
+        backend.transport_rows(big, big[:2], np.zeros((2049, 1), dtype=np.uint16), lab, dist, low, two, two)
+    heavy = p.copy()
+    heavy[2, 1] = 1
+    with pytest.raises(ValueError, match="same total mass"):
+        backend.transport_rows(heavy, c, g, lab, dist, low, two, two)

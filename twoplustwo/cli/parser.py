@@ -107,7 +107,7 @@ def build_parser() -> Parser:
     )
     sp.add_argument("--street", required=True, choices=("flop", "turn", "river"), help="the street")
     sp.add_argument(
-        "--method", required=True, choices=("emd", "ochs", "percentile"),
+        "--method", required=True, choices=("emd", "potential", "ochs", "percentile"),
         help="emd: k-means under the earth mover's distance (flop, turn); ochs: equity against 8 clusters of "
         "preflop hands (river); percentile: by ehs alone",
     )  # fmt: skip

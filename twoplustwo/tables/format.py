@@ -147,7 +147,7 @@ BUCKET_STREETS: dict[str, tuple[tuple[int, ...], int]] = {
 }
 #: The clustering methods of each street.
 BUCKET_METHODS: dict[str, tuple[str, ...]] = {
-    "flop": ("emd", "percentile"),
+    "flop": ("emd", "potential", "percentile"),
     "turn": ("emd", "percentile"),
     "river": ("ochs", "percentile"),
 }
