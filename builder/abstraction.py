@@ -350,14 +350,15 @@ def mean_distance(
 ) -> float:
     """The weighted mean distance (L1, L2 not squared, or EMD over ``ground``) from each row to its bucket's center.
 
-    The center is the weighted median under L1 and the weighted mean under
-    L2 and EMD (:func:`twoplustwo.abstraction.kmeans.centers_of`): the same
+    The center is the weighted median under L1, the weighted mean under L2
+    and the cumulative median under EMD (the clustering's own,
+    :func:`twoplustwo.abstraction.kmeans.centers_of`): the same
     measure for the clustering and for any other buckets, such as the
     percentile ones.
     """
     centers = np.zeros((k, points.shape[1]), dtype=np.uint16)
     totals = np.empty(k, dtype=np.int64)
-    centers_of(points, labels, weights, centers, totals, metric)
+    centers_of(points, labels, weights, centers, totals, metric, ground)
     total = 0.0
     step = 1 << 18
     for a in range(0, len(points), step):

@@ -222,13 +222,21 @@ def test_ctrl_c_stops_a_long_clustering_promptly() -> None:
     assert took < 10, took
 
 
-def rounded_mean(rows: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """The weighted mean rounded down, then a unit more to the largest remainders (the first among equals)."""
-    sums = (rows.astype(np.int64) * weights[:, None]).sum(axis=0)
-    whole, part = np.divmod(sums, weights.sum())
-    short = int(rows[0].sum()) - int(whole.sum())
-    whole[sorted(range(rows.shape[1]), key=lambda j: (-part[j], j))[:short]] += 1
-    return whole
+def cumulative_median(rows: np.ndarray, weights: np.ndarray, ground: np.ndarray) -> np.ndarray:
+    """The histogram whose cumulative counts (ground points by their rows' sums) are the rows' weighted medians."""
+    order = sorted(range(len(ground)), key=lambda j: (int(ground[j].sum()), j))
+    cumulative = np.cumsum(rows[:, order].astype(np.int64), axis=1)
+    medians = []
+    for column in cumulative.T:
+        pairs, seen = sorted(zip(column.tolist(), weights.tolist())), 0
+        for value, w in pairs:  # the smallest value at which the weight so far reaches half
+            seen += w
+            if 2 * seen >= weights.sum():
+                medians.append(value)
+                break
+    center = np.zeros(len(ground), dtype=np.int64)
+    center[order] = np.diff(medians, prepend=0)
+    return center
 
 
 def emd_case(seed: int, n: int, size: int, mass: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -260,7 +268,7 @@ def test_emd_planted_clusters_reach_the_brute_force_optimum(seed: int, n: int, k
             continue
         total = 0
         for c in range(k):
-            center = rounded_mean(rows[lab == c], weights[lab == c])
+            center = cumulative_median(rows[lab == c], weights[lab == c], ground)
             total += sum(int(w) * emd(r, center, cost) for r, w in zip(rows[lab == c], weights[lab == c]))
         best = total if best is None else min(best, total)
     c = tp.kmeans(rows, weights, k=k, metric="emd", ground=ground, seed=seed)
@@ -268,7 +276,7 @@ def test_emd_planted_clusters_reach_the_brute_force_optimum(seed: int, n: int, k
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_emd_ends_with_rows_at_their_nearest_rounded_mean(seed: int) -> None:
+def test_emd_ends_with_rows_at_their_nearest_cumulative_median(seed: int) -> None:
     from twoplustwo.kernels.clustering import emd
 
     rows, weights, ground = emd_case(20 + seed, 300, 9, 12)
@@ -277,7 +285,7 @@ def test_emd_ends_with_rows_at_their_nearest_rounded_mean(seed: int) -> None:
     cost = np.abs(ground[:, None, :].astype(np.int64) - ground[None]).sum(axis=2)
     for b in range(6):
         mine = c.labels == b
-        assert (c.centers[b] == rounded_mean(rows[mine], weights[mine])).all()
+        assert (c.centers[b] == cumulative_median(rows[mine], weights[mine], ground)).all()
     d = np.array([[emd(r, center, cost) for center in c.centers] for r in rows])
     assert (d[np.arange(len(rows)), c.labels] == d.min(axis=1)).all()
     assert c.cost == int((weights * d.min(axis=1)).sum())

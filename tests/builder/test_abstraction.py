@@ -170,10 +170,11 @@ def test_potential_ground_is_the_turn_buckets_medians(turn_set: Tables, potentia
 def test_potential_buckets_are_clustered_and_summarised(
     turn_set: Tables, potential: ab.Features, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The table is kmeans' under EMD; its mean distance, against rounded means and EMDs of the numpy twin.
+    """The table is kmeans' under EMD; its mean distance, against cumulative medians and the numpy twin's EMDs.
 
     The few boards' strength tables leave most turn rows 0, and so most turn centers: the ground here is the
     fixture's rows, computed once, with centers of their own."""
+    from tests.abstraction.test_kmeans import cumulative_median
     from twoplustwo.kernels.clustering import emd
 
     ground = np.sort(np.random.default_rng(10).integers(0, 1981, (7, 46)), axis=1).astype(np.uint16)
@@ -193,11 +194,7 @@ def test_potential_buckets_are_clustered_and_summarised(
         mine = rows[:, -1] == bucket
         if not mine.any():
             continue
-        # The weighted mean, rounded down, then a unit more to the largest remainders (the first among equals).
-        sums = (rows[mine, :-1].astype(np.int64) * weight[mine, None]).sum(axis=0)
-        whole, part = np.divmod(sums, weight[mine].sum())
-        center = whole.copy()
-        center[sorted(range(7), key=lambda j: (-part[j], j))[: 47 - int(whole.sum())]] += 1
+        center = cumulative_median(rows[mine, :-1], weight[mine], f.ground)
         total += sum(int(w) * emd(r, center, cost) for r, w in zip(rows[mine, :-1], weight[mine]))
     assert summary["mean_distance"] == total / int(f.weights.sum(dtype=np.int64)) / f.scale
 

@@ -12,9 +12,13 @@ rounded to the nearest integer. Under ``metric="emd"`` each row is a
 histogram over the rows of ``ground`` (equal masses: counts of turn cards
 by turn bucket, for potential-aware flop buckets), and the distance is the
 earth mover's distance whose ground distance is L1 between ground rows,
-solved exactly per pair (``transport_rows``); centers are weighted means
-rounded to whole units by largest remainders, so they keep the mass. All
-arithmetic is on integers, so nothing depends on how the rows are split.
+solved exactly per pair (``transport_rows``). Its centers are the weighted
+medians of the rows' cumulative counts, with the ground points in the order
+of their rows' sums: where the ground points lie on a line (rows that
+dominate one another, as sorted equity rows mostly do), that is exactly the
+center of least EMD in sum, and elsewhere it stands in for it, so the cost
+may rise a little from a round to the next. All arithmetic is on integers,
+so nothing depends on how the rows are split.
 
 The clustering sees only the distinct rows with their summed weights, in
 sorted order: so the answer depends on the rows and weights alone, not on
@@ -33,7 +37,7 @@ with ``seed``.
 >>> hist = np.array([[2, 0, 0], [1, 1, 0], [0, 0, 2], [0, 1, 1]], dtype=np.uint16)
 >>> c = kmeans(hist, k=2, metric="emd", ground=ground)
 >>> c.labels.tolist(), c.centers.tolist(), c.cost
-([1, 1, 0, 0], [[0, 1, 1], [2, 0, 0]], 10)
+([1, 1, 0, 0], [[0, 0, 2], [1, 1, 0]], 10)
 """
 
 from __future__ import annotations
@@ -266,7 +270,7 @@ def kmeans(
     ``metric`` is ``"l1"`` (centers are weighted medians), ``"l2"``
     (squared distances; centers are weighted means, rounded) or ``"emd"``
     (rows are histograms of equal mass over the ``(K, d)`` uint16 rows of
-    ``ground``; centers are weighted means rounded to whole units). ``weights``
+    ``ground``, at most 65,535 each; centers are cumulative medians). ``weights``
     (non-negative ints, default 1 each) count each row that many times.
     Under L1 the result is a local optimum: no row is nearer another
     center, and no center can move nearer in sum to its rows. It stops when
@@ -292,6 +296,8 @@ def kmeans(
             i = int(np.argmax(mass != mass[0]))
             raise ValueError(f"under metric 'emd' every row must hold the same mass: row {i} holds {mass[i]}, "
                              f"row 0 holds {mass[0]}")  # fmt: skip
+        if mass[0] > 65535:
+            raise ValueError(f"under metric 'emd' the rows' mass must be at most 65,535, got {mass[0]}")
     if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
         raise ValueError(f"max_iter must be an int of at least 1, got {max_iter!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -329,7 +335,7 @@ def kmeans(
             converged = True
             break
         before = centers.copy()
-        centers_of(distinct, labels, mass, centers, totals, metric)
+        centers_of(distinct, labels, mass, centers, totals, metric, ground)
         bounds[0][_refill(distinct, labels, dists, totals, centers)] = 0  # rows moved onto a center: measured again
         bounds = (bounds[0], row_distances(before, centers, metric, ground), _halves(centers, metric, ground))
     order = _order(centers, labels, mass, inverse, w_seen, total,
@@ -353,15 +359,16 @@ def centers_of(
     centers: npt.NDArray[np.uint16],
     totals: npt.NDArray[np.int64],
     metric: str = "l1",
+    ground: npt.NDArray[np.uint16] | None = None,
 ) -> None:
     """Each cluster's weight into ``totals`` and, where it is positive, its best center into ``centers``.
 
-    Under L1 the weighted median of its rows (the kernels' ``median_rows``),
-    under L2 their weighted mean rounded half up, and under EMD their
-    weighted mean rounded to whole units by largest remainders (the largest
-    fractions round up, the first among equals, until the center holds the
-    rows' mass), computed exactly (sums below 2**53); empty clusters keep
-    their centers.
+    Under L1 the weighted median of its rows (the kernels' ``median_rows``);
+    under L2 their weighted mean rounded half up, computed exactly (sums
+    below 2**53); under EMD over ``ground`` the histogram whose cumulative
+    counts are the weighted medians of the rows' cumulative counts, the
+    ground points taken in the order of their rows' sums (the first among
+    equal sums first). Empty clusters keep their centers.
 
     >>> rows = np.array([[0], [1], [9]], dtype=np.uint16); centers = np.zeros((1, 1), dtype=np.uint16)
     >>> totals = np.empty(1, dtype=np.int64); w = np.ones(3, dtype=np.int64)
@@ -371,6 +378,15 @@ def centers_of(
     code = _metric(metric)
     if code == 1:
         chosen().median_rows(rows, labels, weights.astype(np.int64, copy=False), centers, totals)
+        return
+    if code == 3:
+        assert ground is not None
+        # Medians of non-decreasing rows are non-decreasing, and all end at the mass: the differences are a histogram.
+        order = np.argsort(ground.astype(np.int64).sum(axis=1), kind="stable")
+        cumulative = np.ascontiguousarray(np.cumsum(rows[:, order], axis=1, dtype=np.uint16))
+        at = np.ascontiguousarray(np.cumsum(centers[:, order], axis=1, dtype=np.uint16))
+        chosen().median_rows(cumulative, labels, weights.astype(np.int64, copy=False), at, totals)
+        centers[:, order] = np.diff(at, axis=1, prepend=np.uint16(0))
         return
     k, d = centers.shape
     if int(weights.sum(dtype=np.int64)) * 65535 >= 1 << 53:
@@ -386,14 +402,7 @@ def centers_of(
     totals[:] = weight.astype(np.int64)
     full = totals > 0
     exact = sums[full].astype(np.int64)
-    if code == 2:
-        centers[full] = (2 * exact + totals[full, None]) // (2 * totals[full, None])
-        return
-    whole, part = np.divmod(exact, totals[full, None])
-    short = int(rows[0].sum(dtype=np.int64)) - whole.sum(axis=1)  # units each center lacks, fewer than d
-    place = np.empty_like(part)
-    np.put_along_axis(place, np.argsort(-part, axis=1, kind="stable"), np.arange(d)[None, :], axis=1)
-    centers[full] = whole + (place < short[:, None])
+    centers[full] = (2 * exact + totals[full, None]) // (2 * totals[full, None])
 
 
 def row_distances(
