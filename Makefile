@@ -30,6 +30,7 @@ strength: tables
 abstraction: tables
 	$(PY) -m twoplustwo_builder --abstraction --street flop --method emd --k 200
 	$(PY) -m twoplustwo_builder --abstraction --street turn --method emd --k 200
+	$(PY) -m twoplustwo_builder --abstraction --street flop --method potential --k 200
 	$(PY) -m twoplustwo_builder --abstraction --street river --method ochs --k 200
 
 # The whole suite, in two lanes, one per core. The tests are grouped like

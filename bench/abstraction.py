@@ -28,8 +28,9 @@ from twoplustwo.tables.load import default_path
 from . import say
 
 K = 200
-BUILDS = [("flop", "emd"), ("turn", "emd"), ("river", "ochs"), ("flop", "percentile"), ("turn", "percentile"),
-          ("river", "percentile")]  # fmt: skip
+# The flop's potential buckets count turns by the turn emd buckets: after them.
+BUILDS = [("flop", "emd"), ("turn", "emd"), ("flop", "potential"), ("river", "ochs"), ("flop", "percentile"),
+          ("turn", "percentile"), ("river", "percentile")]  # fmt: skip
 
 
 def _builder(target: Path, *args: str) -> tuple[float, int]:
