@@ -187,7 +187,8 @@ def _metric(metric: object) -> int:
     return METRICS[metric]
 
 
-def _check_ground(points: npt.NDArray[np.uint16], ground: Any) -> None:
+def _check_ground(points: npt.NDArray[np.uint16], ground: Any) -> npt.NDArray[np.uint16]:
+    """``ground``, checked to be uint16 rows, one for each entry of a point."""
     if not isinstance(ground, np.ndarray) or ground.dtype != np.uint16 or ground.ndim != 2:
         raise TypeError(f"under metric 'emd', ground must be a (K, d) uint16 array, got {_describe(ground)}")
     if len(ground) != points.shape[1] or not 1 <= len(ground) <= 2048 or not 1 <= ground.shape[1] <= 65536:
@@ -195,6 +196,7 @@ def _check_ground(points: npt.NDArray[np.uint16], ground: Any) -> None:
             f"ground must hold one row for each of the {points.shape[1]} entries of a point (at most 2,048) "
             f"of 1 to 65,536 values, got shape {ground.shape}"
         )
+    return ground
 
 
 def _check(points: Any, weights: Any, k: Any) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.integer[Any]], int]:
@@ -291,13 +293,13 @@ def kmeans(
     code = _metric(metric)
     if code == 3:
         _check_ground(pts, ground)
-        mass = pts.sum(axis=1, dtype=np.int64)
-        if (mass != mass[0]).any():
-            i = int(np.argmax(mass != mass[0]))
-            raise ValueError(f"under metric 'emd' every row must hold the same mass: row {i} holds {mass[i]}, "
-                             f"row 0 holds {mass[0]}")  # fmt: skip
-        if mass[0] > 65535:
-            raise ValueError(f"under metric 'emd' the rows' mass must be at most 65,535, got {mass[0]}")
+        held = pts.sum(axis=1, dtype=np.int64)
+        if (held != held[0]).any():
+            i = int(np.argmax(held != held[0]))
+            raise ValueError(f"under metric 'emd' every row must hold the same mass: row {i} holds {held[i]}, "
+                             f"row 0 holds {held[0]}")  # fmt: skip
+        if held[0] > 65535:
+            raise ValueError(f"under metric 'emd' the rows' mass must be at most 65,535, got {held[0]}")
     if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
         raise ValueError(f"max_iter must be an int of at least 1, got {max_iter!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -380,7 +382,7 @@ def centers_of(
         chosen().median_rows(rows, labels, weights.astype(np.int64, copy=False), centers, totals)
         return
     if code == 3:
-        assert ground is not None
+        ground = _check_ground(rows, ground)
         # Medians of non-decreasing rows are non-decreasing, and all end at the mass: the differences are a histogram.
         order = np.argsort(ground.astype(np.int64).sum(axis=1), kind="stable")
         cumulative = np.ascontiguousarray(np.cumsum(rows[:, order], axis=1, dtype=np.uint16))
