@@ -15,7 +15,7 @@ steps are exact in integers, so any split of the rows gives the same bytes.
   mover's distance over ground points whose distances are L1 between their
   rows (potential-aware buckets): a transportation problem per pair,
   solved here by shortest paths found by Bellman-Ford, where the C twin
-  uses Dijkstra with potentials and skips centers by a lower bound.
+  uses the network simplex and skips centers by lower bounds.
 
 >>> points = np.array([[0, 0], [1, 4], [9, 9], [8, 7]], dtype=np.uint16)
 >>> labels = np.empty(4, dtype=np.uint16); dists = np.empty(4, dtype=np.uint64)
