@@ -94,8 +94,9 @@ static int alloc_work(Work *w, const uint16_t *ground, Py_ssize_t K, Py_ssize_t 
     w->up = malloc(n * sizeof(int));
     w->depth = malloc(n * sizeof(int));
     w->queue = malloc(n * sizeof(int));
-    if (!w->cost || !w->sum || !w->order || !w->node || !w->sink || !w->want || !w->amount || !w->rest || !w->pot || !w->c || !w->ei ||
-        !w->ej || !w->ex || !w->head || !w->next || !w->prev || !w->up || !w->depth || !w->queue) {
+    if (!w->cost || !w->sum || !w->order || !w->node || !w->sink || !w->want || !w->amount || !w->rest ||
+        !w->pot || !w->c || !w->ei || !w->ej || !w->ex || !w->head || !w->next || !w->prev || !w->up || !w->depth ||
+        !w->queue) {
         free_work(w);
         return -1;
     }
