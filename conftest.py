@@ -12,7 +12,7 @@ import pytest
 
 BUCKET_TABLES = doctest.register_optionflag("BUCKET_TABLES")
 # The tables the marked examples read.
-NEEDED = ("buckets/flop/emd/200", "buckets/turn/emd/200", "buckets/river/ochs/200")
+NEEDED = ("buckets/flop/emd/200", "buckets/flop/potential/200", "buckets/turn/emd/200", "buckets/river/ochs/200")
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
