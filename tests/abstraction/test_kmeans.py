@@ -248,6 +248,7 @@ def emd_case(seed: int, n: int, size: int, mass: int) -> tuple[np.ndarray, np.nd
     return rows, rng.integers(1, 5, n), ground
 
 
+@pytest.mark.slow  # the numpy twin solves every pair in Python: the C path's test
 @pytest.mark.parametrize(("seed", "n", "k"), [(1, 7, 2), (2, 8, 3), (3, 7, 3)])
 def test_emd_planted_clusters_reach_the_brute_force_optimum(seed: int, n: int, k: int) -> None:
     """Histograms planted near k far-apart ground points: no split of the rows costs less, each at its center."""
@@ -275,6 +276,7 @@ def test_emd_planted_clusters_reach_the_brute_force_optimum(seed: int, n: int, k
     assert c.converged and c.cost == best
 
 
+@pytest.mark.slow  # the numpy twin solves every pair in Python: the C path's test
 @pytest.mark.parametrize("seed", range(3))
 def test_emd_ends_with_rows_at_their_nearest_cumulative_median(seed: int) -> None:
     from twoplustwo.kernels.clustering import emd
@@ -291,6 +293,7 @@ def test_emd_ends_with_rows_at_their_nearest_cumulative_median(seed: int) -> Non
     assert c.cost == int((weights * d.min(axis=1)).sum())
 
 
+@pytest.mark.slow  # the numpy twin solves every pair in Python: the C path's test
 def test_emd_answers_do_not_depend_on_order_repeats_threads_or_executors() -> None:
     rows, weights, ground = emd_case(30, 300, 12, 10)
     run = {"k": 8, "metric": "emd", "ground": ground, "seed": 4, "max_iter": 4}
