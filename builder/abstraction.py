@@ -189,16 +189,11 @@ def turn_rows(
     wins, ties = tables.arrays["strength/river/wins"], tables.arrays["strength/river/ties"]
     at_turn = np.asarray(indices, dtype=np.uint64)
     out = np.empty((len(at_turn), 46), dtype=np.uint16)
-    deck = np.arange(52, dtype=np.uint8)
 
     def part(a: int) -> None:
         hands = turn.unindex(at_turn[a : a + _TURN_BLOCK])
         n = len(hands)
-        free = np.ones((n, 52), dtype=bool)
-        free[np.arange(n)[:, None], hands] = False
-        rivers = np.broadcast_to(deck, (n, 52))[free].reshape(n, 46)
-        rows = np.concatenate([np.repeat(hands, 46, axis=0), rivers.reshape(-1, 1)], axis=1)
-        at = river.index(rows)
+        at = river.index(_dealt_on(hands))
         values = 2 * wins[at].astype(np.uint16) + ties[at]
         out[a : a + n] = np.sort(values.reshape(n, 46), axis=1)
         update(n)
@@ -206,6 +201,15 @@ def turn_rows(
     with progress(len(at_turn), "hands", desc="turn rows", quiet=quiet) as update:
         run(resolve_threads(threads), part, range(0, len(at_turn), _TURN_BLOCK))
     return out
+
+
+def _dealt_on(hands: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """Each hand with each card it lacks dealt on, in card order: ``(n * (52 - c), c + 1)`` uint8 rows."""
+    n, c = hands.shape
+    free = np.ones((n, 52), dtype=bool)
+    free[np.arange(n)[:, None], hands] = False
+    cards = np.broadcast_to(np.arange(52, dtype=np.uint8), (n, 52))[free].reshape(-1, 1)
+    return np.concatenate([np.repeat(hands, 52 - c, axis=0), cards], axis=1)
 
 
 def turn_centers(tables: Tables, k: int, *, threads: int | None = None, quiet: bool = True) -> npt.NDArray[np.uint16]:
@@ -231,15 +235,11 @@ def potential_rows(tables: Tables, k: int) -> npt.NDArray[np.uint16]:
     labels = buckets("turn", "emd", k, tables=tables)
     size = flop.size()
     out = np.empty((size, k), dtype=np.uint16)
-    deck = np.arange(52, dtype=np.uint8)
     step = 1 << 14
     for a in range(0, size, step):
         hands = flop.unindex(np.arange(a, min(a + step, size), dtype=np.uint64))
         n = len(hands)
-        free = np.ones((n, 52), dtype=bool)
-        free[np.arange(n)[:, None], hands] = False
-        turns = np.broadcast_to(deck, (n, 52))[free].reshape(n, 47)
-        at = turn.index(np.concatenate([np.repeat(hands, 47, axis=0), turns.reshape(-1, 1)], axis=1))
+        at = turn.index(_dealt_on(hands))
         cells = (np.arange(n)[:, None] * k + labels[at].reshape(n, 47)).ravel()
         out[a : a + n] = np.bincount(cells, minlength=n * k).reshape(n, k)
     return out
