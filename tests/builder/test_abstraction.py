@@ -287,6 +287,10 @@ def test_the_command_line_builds_one(strength_set: Path) -> None:
                           "--method", "emd", "--k", "5", "--out", str(strength_set)],
                          capture_output=True, text=True, check=False)  # fmt: skip
     assert bad.returncode == 2 and "method must be one of 'ochs', 'percentile' on the river" in bad.stderr
+    early = subprocess.run([sys.executable, "-m", "twoplustwo_builder", "--abstraction", "--street", "flop",
+                            "--method", "potential", "--k", "9", "--out", str(strength_set)],
+                           capture_output=True, text=True, check=False)  # fmt: skip
+    assert early.returncode == 1 and "lacks buckets/turn/emd/9" in early.stderr and "--method emd --k 9" in early.stderr
 
 
 def test_a_dask_cluster_clusters_as_this_process_does(strength_set: Path) -> None:

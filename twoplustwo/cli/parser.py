@@ -108,7 +108,8 @@ def build_parser() -> Parser:
     sp.add_argument("--street", required=True, choices=("flop", "turn", "river"), help="the street")
     sp.add_argument(
         "--method", required=True, choices=("emd", "potential", "ochs", "percentile"),
-        help="emd: k-means under the earth mover's distance (flop, turn); ochs: equity against 8 clusters of "
+        help="emd: k-means under the earth mover's distance (flop, turn); potential: where the turns take a flop "
+        "hand, over the turn emd buckets of the same k (build those first); ochs: equity against 8 clusters of "
         "preflop hands (river); percentile: by ehs alone",
     )  # fmt: skip
     sp.add_argument("--k", type=int, required=True, help="the number of buckets, 1 to 65536")
