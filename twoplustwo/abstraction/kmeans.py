@@ -508,10 +508,9 @@ def _seed(
 ) -> npt.NDArray[np.uint16]:
     """k-means++: each next center a row drawn with chance proportional to weight times distance (squared, for L2).
 
-    Under EMD the distance is the kernel's lower bound, the L1 distance
-    between the rows' mass-weighted sums of ground rows (the EMD itself
-    where the ground rows dominate one another): exact EMDs from every row
-    to every new center would take minutes on the flop.
+    Under EMD the distance is the kernel's first lower bound, the L1
+    distance between the rows' mass-weighted sums of ground rows: exact
+    EMDs from every row to every new center would take minutes on the flop.
     """
     at: npt.NDArray[np.float64] | None = None
     if on["metric"] == "emd":
@@ -525,14 +524,17 @@ def _seed(
 
     centers = np.empty((k, rows.shape[1]), dtype=np.uint16)
     taken = np.zeros(len(rows), dtype=bool)
-    best = np.zeros(len(rows), dtype=np.uint64)
+    drawn = _draw(mass, rng)
+    centers[0], taken[drawn] = rows[drawn], True
+    best = to(drawn)
     with progress(k, "centers", desc="seeding", quiet=quiet) as update:
-        for c in range(k):
-            # Rows already chosen are at distance 0, so each draw is a new distinct row; when every row is at
-            # 0 (rows whose EMD bound is 0), one not yet chosen is drawn by weight.
-            drawn = _draw(mass, rng, best if c and best.any() else None if c == 0 else (~taken).astype(np.uint64))
+        update(1)
+        for c in range(1, k):
+            # Rows already chosen are at distance 0, so each draw is a new distinct row. Under EMD every row
+            # left may be at bound 0: then one not yet chosen is drawn by weight.
+            drawn = _draw(mass, rng, best if best.any() else (~taken).astype(np.uint64))
             centers[c], taken[drawn] = rows[drawn], True
-            best = to(drawn) if c == 0 else np.minimum(best, to(drawn))
+            np.minimum(best, to(drawn), out=best)
             update(1)
     return centers
 
