@@ -196,7 +196,10 @@ def test_info(capsys: pytest.CaptureFixture[str]) -> None:
     from twoplustwo.kernels.choice import backend, extension
     from twoplustwo.tables.system import describe
 
-    built = "built" if extension() is not None else "not built"
+    core = extension()
+    built = "built" if core is not None else "not built"
+    if core is not None and core.VECTOR_BATCHES:
+        built += "; batches of whole hands in AVX-512"
     assert f"backend         {backend()} (the C extension was {built}" in out
     assert "system          " + "; ".join(f"{job}: {how}" for job, how in describe().items()) in out
     for f in t.manifest["files"]:

@@ -8,6 +8,7 @@ arrays and compares what the public functions return or raise.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -73,6 +74,11 @@ def test_c_paths_agree_with_the_dag_on_every_hand(n: int, both: tuple[Tables, Ta
         small = np.empty(len(values), dtype=np.uint16)
         assert c.walker.small_rows(cards, small) is True  # the single-hand path uses them
         np.testing.assert_array_equal(small, values)
+        # The batch above ran the vector loop where the processor has one; the scalar loop, both again.
+        for vector in (False, True):
+            keyed = np.zeros(len(values), dtype=np.uint16)
+            assert c.walker.keyed_rows(cards, keyed, vector) == -1
+            np.testing.assert_array_equal(keyed, values)
         total += len(values)
     assert total == tp.count_hands(n)
     assert next(ordered, None) is None
@@ -570,6 +576,52 @@ def test_every_bad_card_position_is_caught_on_both_backends(both: tuple[Tables, 
         # Unchecked, a duplicate walks to some value and a card past 51 gets the numpy path's own outcome.
         unchecked = outcome(lambda: tp.evaluate_batch(h, tables=c, check=False))  # noqa: B023
         assert unchecked == outcome(lambda: tp.evaluate_batch(h, tables=ref, check=False)), h[row]  # noqa: B023
+
+
+@needs_core
+def test_the_vector_loop_runs_where_the_processor_has_it() -> None:
+    # Else the tests of both loops would test the scalar one twice.
+    flags = set()
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    wanted = {"avx512f", "avx512bw", "avx512vbmi", "avx512_bitalg"}
+    if not flags:
+        pytest.skip("no /proc/cpuinfo to read the processor's features from")
+    assert _core.VECTOR_BATCHES == ("avx512" if wanted <= flags else "")
+
+
+@needs_core
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_both_keyed_loops_find_the_first_bad_row(both: tuple[Tables, Tables], k: int) -> None:
+    # The vector loop hands a block of 16 rows with a bad row to the scalar
+    # loop: a bad row at each place of two blocks and of the rows after
+    # them, a duplicate at every pair of positions or a byte past 51 at
+    # every position, gives the same first bad row and the same values
+    # before it, by either loop.
+    c, _ = both
+    rng = np.random.default_rng(100 + k)
+    good = np.argsort(rng.random((40, 52)), axis=1)[:, :k].astype(np.uint8)
+    want = np.empty(len(good), dtype=np.uint16)
+    assert c.walker.walk_rows(good, want, False) == -1
+    for row in range(len(good)):
+        bads = []
+        for a in range(k):
+            for b in range(a + 1, k):
+                h = good.copy()
+                h[row, b] = h[row, a]
+                bads.append(h)
+            for card in (52, 63, 64, 255):
+                h = good.copy()
+                h[row, a] = card
+                bads.append(h)
+        for h in bads:
+            for vector in (False, True):
+                out = np.zeros(len(h), dtype=np.uint16)
+                assert c.walker.keyed_rows(h, out, vector) == row, (h[row], vector)
+                np.testing.assert_array_equal(out[:row], want[:row])
 
 
 @needs_core

@@ -43,7 +43,11 @@ def cmd_info(args: argparse.Namespace) -> int:
     if isinstance(builder, dict) and "version" in builder:
         print(f"{'builder':<15} version {builder['version']}")
     print(f"{'load time':<15} {ms:.1f} ms (memory-mapped; manifest, headers and sizes checked)")
-    built = "built" if extension() is not None else "not built (no C compiler at install)"
+    core = extension()
+    built = "not built (no C compiler at install)"
+    if core is not None:
+        vector = getattr(core, "VECTOR_BATCHES", "")
+        built = "built" + ("; batches of whole hands in AVX-512" if vector == "avx512" else "")
     print(f"{'backend':<15} {backend()} (the C extension was {built}; ${BACKEND_VAR}: c or numpy)")
     paths = "; ".join(f"{job}: {how}" for job, how in describe().items())
     forced = f"forced by ${PORTABLE_VAR}=1" if PORTABLE else f"${PORTABLE_VAR}=1 forces the portable ones"

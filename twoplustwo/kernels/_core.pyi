@@ -25,6 +25,9 @@ SPLIT: Final = 2520
 #: have, then the keyed tables (the tests size their runs by these).
 SMALL_AFTER: Final = 2048
 KEYED_AFTER: Final = 65536
+#: The vector loop that checked batches of whole hold'em hands run on this processor: "avx512", or "" for none
+#: (the scalar loop).
+VECTOR_BATCHES: Final[str]
 
 class Walker:
     # Layers and value arrays: little-endian entries of 1, 2 or 4 bytes
@@ -49,6 +52,9 @@ class Walker:
     def walk_rows(self, hands: _U8, out: _U16, check: bool, depth: int, start: int, held: int, /) -> int: ...
     def small_rows(self, hands: _U8, out: _U16, /) -> bool: ...
     def keyed_tables(self) -> bool: ...
+    # The checked batches' loop through the keyed tables, the vector one where `vector` asks for it and the
+    # processor has one, else the scalar one (for tests): the first bad row, or -1.
+    def keyed_rows(self, hands: _U8, out: _U16, vector: bool, /) -> int: ...
     def draw_values(self, node: int, depth: int, free: _U8, out: _U16, /) -> None: ...
     def fill_ordered(
         self, n: int, node: int, free: _U8, include: _U8, r0: int, cards: _U8, values: _U16, /

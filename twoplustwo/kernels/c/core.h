@@ -25,6 +25,8 @@
  *                the histogram that counts hands through them
  *   keyed.c      the keyed tables derived from those, for checked batches and
  *                single hands
+ *   keyed_x86.c  the batches' loop over them in AVX-512, where the processor
+ *                has it
  *   enumerate.c  every hand or board of a kind: draws, ordered rows, ranges,
  *                two-card combos
  *   showdown.c   who wins each board, and the pot shares
@@ -75,11 +77,12 @@ struct dag {
 
 /* A value table reached through a perfect hash of rank keys (keyed.c). */
 struct keyed {
-    uint64_t multiplier;    /* odd: a key times it gives bucket (top bits) and start (bits 24 up) */
+    uint32_t multiplier;    /* odd: a key times it, in 32 bits, gives bucket (top bits) and start (the bits below) */
     uint32_t mask;          /* value table entries - 1, a power of two less one */
     int bucket_bits;        /* log2 of the number of buckets */
-    uint16_t *disp;         /* each bucket's displacement */
-    uint16_t *value;        /* the value of each slot */
+    int start_shift;        /* 32 - bucket_bits - log2(entries): where the start's bits begin */
+    uint16_t *disp;         /* each bucket's displacement, and one entry more (a vector gather reads 4 bytes) */
+    uint16_t *value;        /* the value of each slot, and one entry more */
 };
 
 typedef struct {
@@ -164,7 +167,16 @@ void fill_card_keys(void);
 int build_keyed_tables(Walker *self);
 int ensure_keyed(Walker *self);
 extern uint64_t card_key[52];
-int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out);
+int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out, int vector);
+extern const char *keyed_vector_name;
+PyObject *Walker_keyed_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
+
+/* keyed_x86.c: a batch loop over whole blocks of rows through the keyed
+ * tables, returning the rows done (it stops at a block with a bad row), or
+ * NULL where the processor has none. */
+typedef int (*keyed_rows_fn)(const struct keyed *t, const uint16_t *flush, const unsigned char *rows, int m, int k,
+                             uint16_t *out);
+keyed_rows_fn keyed_vector_rows(void);
 PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Walker_histogram(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 
@@ -302,18 +314,19 @@ static inline uint32_t small_value(const Walker *self, const unsigned char *card
 
 /* A rank key's bucket and start in a keyed table under multiplier `mul`:
  * the building (keyed.c) and every lookup read them here alike. */
-static inline uint32_t keyed_bucket(const struct keyed *t, uint64_t key, uint64_t mul) {
-    return (uint32_t)((key * mul) >> (64 - t->bucket_bits));
+static inline uint32_t keyed_bucket(const struct keyed *t, uint32_t key, uint32_t mul) {
+    return (key * mul) >> (32 - t->bucket_bits);
 }
 
-static inline uint32_t keyed_start(uint64_t key, uint64_t mul) {
-    return (uint32_t)((key * mul) >> 24);
+static inline uint32_t keyed_start(const struct keyed *t, uint32_t key, uint32_t mul) {
+    return (key * mul) >> t->start_shift;
 }
 
-/* The slot of a rank key in a keyed table. */
-static inline uint32_t keyed_slot(const struct keyed *t, uint64_t key) {
-    uint64_t mul = t->multiplier;
-    return (keyed_start(key, mul) + t->disp[keyed_bucket(t, key, mul)]) & t->mask;
+/* The slot of a rank key in a keyed table. The product is 32 bits, so
+ * that a vector of 16 keys hashes in one instruction (keyed_x86.c). */
+static inline uint32_t keyed_slot(const struct keyed *t, uint32_t key) {
+    uint32_t mul = t->multiplier;
+    return (keyed_start(t, key, mul) + t->disp[keyed_bucket(t, key, mul)]) & t->mask;
 }
 
 /* The value of distinct cards (five to seven) whose card_key entries add up
@@ -326,7 +339,7 @@ static inline uint16_t keyed_sum_value(const struct keyed *t, const uint16_t *fl
         unsigned suit = five & 0x8u ? 0 : five & 0x80u ? 1 : five & 0x800u ? 2 : 3;
         return flush[(bits >> (16 * suit)) & 0x1FFF];
     }
-    return t->value[keyed_slot(t, sum & 0xFFFFFFFFu)];
+    return t->value[keyed_slot(t, (uint32_t)sum)];
 }
 
 #endif

@@ -142,7 +142,7 @@ static void score_multiset(struct deal *d, uint64_t key, int64_t ways) {
     const struct keyed *t = &d->w->keyed[2];
     uint16_t v[9];
     for (int p = 0; p < d->players; p++)
-        v[p] = t->value[keyed_slot(t, d->base[p] + key)];
+        v[p] = t->value[keyed_slot(t, (uint32_t)(d->base[p] + key))];
     for (int i = 0; i < d->n_threats; i++)
         ways -= score_flushes(d, d->threat[i], v);
     score(d, v, ways);
@@ -306,7 +306,7 @@ static void value_ranks(struct few *f, const struct keyed *t, int a, int b) {
     uint64_t key = f->board_key + pow5[a] + pow5[b];
     for (int m = 0; m < f->n; m++) {
         int ok = held[f->rank[m][0]] + f->count[m][0] <= 4 && held[f->rank[m][1]] + f->count[m][1] <= 4;
-        out[m] = ok ? t->value[keyed_slot(t, key + f->key[m])] : 0;
+        out[m] = ok ? t->value[keyed_slot(t, (uint32_t)(key + f->key[m]))] : 0;
     }
     f->valued[pair_index(a, b)] = 1;
 }

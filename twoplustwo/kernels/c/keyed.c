@@ -27,10 +27,11 @@ static const uint64_t pow5[13] = {
     1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125, 9765625, 48828125, 244140625,
 };
 
-/* Odd multipliers tried in turn until every bucket finds a displacement. */
-static const uint64_t multipliers[] = {
-    0x9E3779B97F4A7C15u, 0xC2B2AE3D27D4EB4Fu, 0x165667B19E3779F9u, 0xD6E8FEB86659FD93u,
-    0xFF51AFD7ED558CCDu, 0xC4CEB9FE1A85EC53u, 0x94D049BB133111EBu, 0xBF58476D1CE4E5B9u,
+/* Odd multipliers tried in turn until every bucket finds a displacement
+ * (the first places every key of 5, 6 and 7 cards; the keys are the same in
+ * every game, only the values differ). */
+static const uint32_t multipliers[] = {
+    0x9E3779B1u, 0x85EBCA77u, 0xC2B2AE3Du, 0x27D4EB2Fu, 0x165667B1u, 0xD3A2646Du, 0xFD7046C5u, 0xB55A4F09u,
 };
 
 static int by_size_desc(const void *a, const void *b) {
@@ -41,7 +42,7 @@ static int by_size_desc(const void *a, const void *b) {
 /* Find displacements for keys[0..n) under multiplier `mul` into t; 0 on
  * success, 1 if some bucket found none (try another multiplier), -1 out of
  * memory. `slot_of` and `taken` are scratch of n and t->mask + 1 entries. */
-static int place(struct keyed *t, const uint64_t *keys, uint32_t n, uint64_t mul, uint32_t *slot_of,
+static int place(struct keyed *t, const uint32_t *keys, uint32_t n, uint32_t mul, uint32_t *slot_of,
                  unsigned char *taken) {
     uint32_t buckets = 1u << t->bucket_bits, size = t->mask + 1;
     uint32_t *count = PyMem_Calloc(buckets + 1, sizeof(uint32_t));
@@ -79,7 +80,7 @@ static int place(struct keyed *t, const uint64_t *keys, uint32_t n, uint64_t mul
         for (; d < size; d++) {
             uint32_t j = 0;
             for (; j < m; j++) {
-                uint32_t s = (keyed_start(keys[members[first + j]], mul) + d) & t->mask;
+                uint32_t s = (keyed_start(t, keys[members[first + j]], mul) + d) & t->mask;
                 if (taken[s])
                     break;
                 taken[s] = 1; /* held while the bucket is tried */
@@ -114,10 +115,14 @@ int build_keyed_tables(Walker *self) {
         t->bucket_bits = 1;
         while ((1u << t->bucket_bits) < size / 4) /* about three keys a bucket */
             t->bucket_bits++;
+        int size_bits = 0;
+        while ((1u << size_bits) < size)
+            size_bits++;
+        t->start_shift = 32 - t->bucket_bits - size_bits;
         PyMem_Free(t->disp), PyMem_Free(t->value);
-        t->disp = PyMem_Calloc((size_t)1 << t->bucket_bits, sizeof(uint16_t));
-        t->value = PyMem_Calloc(size, sizeof(uint16_t));
-        uint64_t *keys = PyMem_Calloc(count, sizeof(uint64_t));
+        t->disp = PyMem_Calloc(((size_t)1 << t->bucket_bits) + 1, sizeof(uint16_t));
+        t->value = PyMem_Calloc((size_t)size + 1, sizeof(uint16_t));
+        uint32_t *keys = PyMem_Calloc(count, sizeof(uint32_t));
         uint16_t *values = PyMem_Calloc(count, sizeof(uint16_t));
         uint32_t *scratch = PyMem_Calloc(count, sizeof(uint32_t));
         unsigned char *taken = PyMem_Calloc(size, 1);
@@ -128,9 +133,9 @@ int build_keyed_tables(Walker *self) {
             uint32_t i = 0;
             first_multiset(r, n);
             do {
-                uint64_t key = 0;
+                uint32_t key = 0; /* under 5^13 */
                 for (int j = 0; j < n; j++)
-                    key += pow5[r[j]];
+                    key += (uint32_t)pow5[r[j]];
                 keys[i] = key;
                 values[i++] = self->by_ranks[s][multiset_index(r, n)];
             } while (next_multiset(r, n));
@@ -180,8 +185,10 @@ uint64_t card_key[52];
 static uint64_t card_rank_bit[52];
 
 static void fill_card_pairs(void);
+static void choose_keyed_rows(void);
 
 void fill_card_keys(void) {
+    choose_keyed_rows();
     for (int c = 0; c < 52; c++) {
         card_key[c] = pow5[c >> 2] | (uint64_t)1 << (32 + 4 * (c & 3));
         card_rank_bit[c] = (uint64_t)1 << (16 * (c & 3) + (c >> 2));
@@ -256,17 +263,57 @@ static inline int keyed_rows_of(const struct keyed *t, const uint16_t *flush, co
     return -1;
 }
 
+/* The vector loop this processor runs, if any (keyed_x86.c), chosen when the module loads. */
+static keyed_rows_fn vector_rows = NULL;
+const char *keyed_vector_name = "";
+
+static void choose_keyed_rows(void) {
+    vector_rows = keyed_vector_rows();
+    keyed_vector_name = vector_rows != NULL ? "avx512" : "";
+}
+
 /* The values of m rows of k = 5..7 cards into out (each card read once, so
  * the rows may be the caller's): the index of the first row that holds a
- * card twice or one over 51, or -1. */
-int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out) {
+ * card twice or one over 51, or -1. With `vector`, the vector loop takes
+ * the whole blocks it can, and the scalar loop the rest. */
+int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out, int vector) {
     const struct keyed *t = &self->keyed[k - 5];
+    int done = vector && vector_rows != NULL ? vector_rows(t, self->flush, rows, m, k, out) : 0;
+    int bad;
+    rows += (size_t)done * k, out += done, m -= done;
     switch (k) {
     case 7:
-        return keyed_rows_of(t, self->flush, rows, m, 7, out);
+        bad = keyed_rows_of(t, self->flush, rows, m, 7, out);
+        break;
     case 6:
-        return keyed_rows_of(t, self->flush, rows, m, 6, out);
+        bad = keyed_rows_of(t, self->flush, rows, m, 6, out);
+        break;
     default:
-        return keyed_rows_of(t, self->flush, rows, m, 5, out);
+        bad = keyed_rows_of(t, self->flush, rows, m, 5, out);
     }
+    return bad < 0 ? -1 : done + bad;
+}
+
+/* keyed_rows(hands, out, vector) -> int: checked batches' values of
+ * (N, 5..7) uint8 rows through the keyed tables, by the vector loop where
+ * this processor has one and `vector` asks for it, else the scalar loop
+ * (for tests, which hold both against the DAG): the first bad row, or -1. */
+PyObject *Walker_keyed_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
+    Buffers bufs;
+    Py_buffer *in, *out;
+    int vector;
+    if (parse_args(args, nargs, "keyed_rows(hands, out, vector)", &bufs, "rwp", &in, &out, &vector) < 0)
+        return NULL;
+    if (in->ndim != 2 || in->itemsize != 1 || in->shape[1] < 5 || in->shape[1] > 7 || out->ndim != 1 ||
+        out->itemsize != 2 || out->shape[0] != in->shape[0] || in->shape[0] > INT_MAX)
+        return release_args(&bufs, "keyed_rows takes (N, 5..7) uint8 rows and a uint16 out of N", NULL);
+    if (ensure_keyed(self) < 0)
+        return release_args(&bufs, NULL, NULL);
+    if (!self->keyed_ok)
+        return release_args(&bufs, "these tables have no keyed tables for batches", NULL);
+    int bad;
+    Py_BEGIN_ALLOW_THREADS
+    bad = keyed_values(self, in->buf, (int)in->shape[0], (int)in->shape[1], out->buf, vector);
+    Py_END_ALLOW_THREADS
+    return release_args(&bufs, NULL, PyLong_FromLong(bad));
 }

@@ -257,7 +257,7 @@ static inline void play_of(const Walker *w, int keyed, const struct table *tb, u
                     uint64_t sum = sums[i * players + p];
                     /* A suit's count of 5 or more sets its nibble's top bit once 3 is added. */
                     uint32_t five = ((uint32_t)(sum >> 32) + 0x3333u) & 0x8888u;
-                    uint32_t v = t7->value[keyed_slot(t7, sum & 0xFFFFFFFFu)];
+                    uint32_t v = t7->value[keyed_slot(t7, (uint32_t)sum)];
                     if (five)
                         v = flush[suited_ranks(tb, deals[i], p, five)];
                     value[i * players + p] = v;

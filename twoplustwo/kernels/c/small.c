@@ -107,7 +107,7 @@ int build_small_tables(Walker *self) {
                 table[multiset_index(r, n)] = (uint16_t)dag_value(self, cards, n);
         } while (next_multiset(r, n));
     }
-    self->flush = PyMem_Calloc(1 << 13, sizeof(uint16_t));
+    self->flush = PyMem_Calloc((1 << 13) + 1, sizeof(uint16_t)); /* one more: a vector gather reads 4 bytes */
     if (self->flush == NULL)
         return -1;
     for (unsigned mask = 0; mask < (1u << 13); mask++) {

@@ -9,6 +9,8 @@
  * when the next pass reads them. On random 7-card hands 256 did a little
  * better than 64, 128, 512 and 1024. */
 #define WALK_BLOCK 256
+/* Rows a checked batch of whole hands hands the keyed loop at once (an int). */
+#define KEYED_RUN (1 << 20)
 
 static void Walker_dealloc(Walker *self) {
     for (int i = 0; i < 3; i++)
@@ -295,18 +297,19 @@ PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs
     const int first_width = d->width[depth];
     const unsigned char *last = d->layer[depth + k - 1];
     const int last_width = d->width[depth + k - 1];
-    for (Py_ssize_t r0 = 0; r0 < rows; r0 += WALK_BLOCK) {
-        int m = rows - r0 < WALK_BLOCK ? (int)(rows - r0) : WALK_BLOCK;
-        if (keyed) {
-            /* The keyed walk reads each card of the caller's rows once and
-             * finds duplicates and cards over 51 itself. */
-            int first_bad = keyed_values(self, h + r0 * k, m, k, values + r0);
-            if (first_bad >= 0) {
-                bad = r0 + first_bad;
-                break;
-            }
-            continue;
+    /* The keyed walk reads each card of the caller's rows once and finds
+     * duplicates and cards over 51 itself; it has no blocks to keep in
+     * step, so it takes the rows in long runs. */
+    for (Py_ssize_t r0 = 0; keyed && r0 < rows; r0 += KEYED_RUN) {
+        int m = rows - r0 < KEYED_RUN ? (int)(rows - r0) : KEYED_RUN;
+        int first_bad = keyed_values(self, h + r0 * k, m, k, values + r0, 1);
+        if (first_bad >= 0) {
+            bad = r0 + first_bad;
+            break;
         }
+    }
+    for (Py_ssize_t r0 = 0; !keyed && r0 < rows; r0 += WALK_BLOCK) {
+        int m = rows - r0 < WALK_BLOCK ? (int)(rows - r0) : WALK_BLOCK;
         Py_ssize_t first_bad = start_rows(h + r0 * k, block, m, k, check, forbidden, (uint32_t)start * 52, at);
         if (first_bad >= 0) {
             bad = r0 + first_bad;
@@ -366,6 +369,9 @@ static PyMethodDef Walker_methods[] = {
      "strength_sums(boards, weights, bins, first, second, histogram): add each combo's river strength sums"},
     {"histogram", (PyCFunction)(void (*)(void))Walker_histogram, METH_FASTCALL,
      "histogram(n, out) -> bool: add every n-card hand's count per value into out, or False"},
+    {"keyed_rows", (PyCFunction)(void (*)(void))Walker_keyed_rows, METH_FASTCALL,
+     "keyed_rows(hands, out, vector) -> int: checked rows through the keyed tables, by the vector loop or the "
+     "scalar one (for tests); the first bad row or -1"},
     {"keyed_tables", (PyCFunction)Walker_keyed_tables, METH_NOARGS,
      "keyed_tables() -> bool: whether checked batches of whole hands use the keyed tables (built now if need be)"},
     {"sample_games", (PyCFunction)(void (*)(void))Walker_sample_games, METH_FASTCALL,
