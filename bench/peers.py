@@ -86,6 +86,15 @@ def compiled_peers() -> dict[str, object]:
     return {"figures": figures, "summary": summary.get("summary", ""), "agree_all": summary.get("agree_all")}
 
 
+def threads_figures() -> list[dict[str, object]]:
+    """What a second thread adds to the compiled engines' figures (:mod:`bench.threads`, its own process)."""
+    say("peers: the compiled engines' figures on 1 and 2 threads")
+    got = subprocess.run([sys.executable, "-m", "bench.threads"], cwd=ROOT, stdout=subprocess.PIPE, text=True,
+                         check=True, timeout=1800)
+    figures: list[dict[str, object]] = json.loads(got.stdout)
+    return figures
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.peers", description=__doc__.splitlines()[0])
     parser.add_argument("--venv", type=Path, default=ROOT / ".venv-peers", help="default: %(default)s")
@@ -126,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
         "compiled_about": "python3 ../shared/compiled-peers/run.py: OMPEval and holdem-hand-evaluator built with "
         "-O3 -march=native, the same inputs, one thread, best of 5 rounds; ratio = twoplustwo's speed over OMPEval's",
         "compiled": compiled_peers(),
+        "threads_about": "the compiled engines' inputs (10 M random hands seeded by the bench, the driver's ranges and "
+        "Monte Carlo) on 1 and 2 threads of twoplustwo, alternating rounds, best of 5, answers compared",
+        "threads": threads_figures(),
     }
     PEERS_RESULTS.write_text(json.dumps(results, indent=1) + "\n")
     return render.main()

@@ -259,7 +259,28 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
                     f"{f['ompeval_s'] * 1e3:.2f} ms (OMPEval)", ratio)
     elif compiled.get("note"):
         add(f"compiled engines: {compiled['note']}", "")
+    if threads := (peers or {}).get("threads"):
+        add("**two threads** (`make bench-peers`: the same inputs, against one thread of twoplustwo)", "")
+        for f in threads:
+            one, two = f["seconds"]["1"], f["seconds"]["2"]
+            agree = "" if f["agree"] else " (**answers differ**)"
+            if f["figure"] == "rand7":
+                cells = f"{f['work'] / two / 1e6:.0f} M/s", f"{f['work'] / one / 1e6:.0f} M/s (1 thread)"
+            elif f["figure"] == "mc":
+                cells = f"{f['work'] / two / 1e6:.1f} M games/s", f"{f['work'] / one / 1e6:.1f} M games/s (1 thread)"
+            else:
+                cells = f"{two * 1e3:.2f} ms", f"{one * 1e3:.2f} ms (1 thread)"
+            add(_THREADS[f["figure"]], *cells, f"{f['speedup']:.2f}x one thread{agree}")
     return rows
+
+
+# The two-thread figures, in words.
+_THREADS = {
+    "rand7": "10 M random 7-card hands, `evaluate_batch`, 2 threads",
+    "eq_rr_pre": 'exact "QQ+,AKs" vs "AK" preflop, 2 threads',
+    "eq_rr_flop": "the same ranges on Qh 7c 2d, 2 threads",
+    "mc": "Monte Carlo, AsAh vs random, 2 M games, 2 threads",
+}
 
 
 # The driver's exact-equity figures, in words.

@@ -549,6 +549,20 @@ def test_equity_agrees_across_backends(both: tuple[Tables, Tables]) -> None:
         c.walker.draw_values(0, 6, np.array([3, 2], dtype=np.uint8), np.empty(2, dtype=np.uint16))
 
 
+def _bad_copies(good: np.ndarray, row: int, cards: tuple[int, ...]) -> Iterator[np.ndarray]:
+    """Copies of ``good`` whose ``row`` holds a duplicate at each pair of positions, or one of ``cards`` at each."""
+    k = good.shape[1]
+    for a in range(k):
+        for b in range(a + 1, k):
+            h = good.copy()
+            h[row, b] = h[row, a]
+            yield h
+        for card in cards:
+            h = good.copy()
+            h[row, a] = card
+            yield h
+
+
 @needs_core
 @pytest.mark.parametrize("k", [5, 6, 7])
 def test_every_bad_card_position_is_caught_on_both_backends(both: tuple[Tables, Tables], k: int) -> None:
@@ -559,17 +573,7 @@ def test_every_bad_card_position_is_caught_on_both_backends(both: tuple[Tables, 
     rng = np.random.default_rng(k)
     good = np.array([rng.choice(52, size=k, replace=False) for _ in range(300)], dtype=np.uint8)
     row = 200
-    bads = []
-    for a in range(k):
-        for b in range(a + 1, k):
-            h = good.copy()
-            h[row, b] = h[row, a]
-            bads.append(h)
-        for card in (52, 63, 64, 116, 255):
-            h = good.copy()
-            h[row, a] = card
-            bads.append(h)
-    for h in bads:
+    for h in _bad_copies(good, row, (52, 63, 64, 116, 255)):
         got = outcome(lambda: tp.evaluate_batch(h, tables=c))  # noqa: B023
         assert got == outcome(lambda: tp.evaluate_batch(h, tables=ref)), h[row]  # noqa: B023
         assert got[0] == "ValueError" and f"hand {row}" in got[1], got
@@ -607,17 +611,7 @@ def test_both_keyed_loops_find_the_first_bad_row(both: tuple[Tables, Tables], k:
     want = np.empty(len(good), dtype=np.uint16)
     assert c.walker.walk_rows(good, want, False) == -1
     for row in range(len(good)):
-        bads = []
-        for a in range(k):
-            for b in range(a + 1, k):
-                h = good.copy()
-                h[row, b] = h[row, a]
-                bads.append(h)
-            for card in (52, 63, 64, 255):
-                h = good.copy()
-                h[row, a] = card
-                bads.append(h)
-        for h in bads:
+        for h in _bad_copies(good, row, (52, 63, 64, 255)):
             for vector in (False, True):
                 out = np.zeros(len(h), dtype=np.uint16)
                 assert c.walker.keyed_rows(h, out, vector) == row, (h[row], vector)
