@@ -428,18 +428,26 @@ def _count_classes(
             return None
         counts = np.empty((n, holes.shape[1], 3), dtype=np.int64)
         games = np.empty(n, dtype=np.int64)
-        step = min(most, -(-n // workers))
-        cuts = list(range(0, n, step)) + [n]
+        # Steps of equal size, as many as a multiple of the threads, each
+        # taken by the first thread free. Deals differ in cost (suited
+        # cards have flushes to count) and like deals lie side by side, so
+        # a step takes every steps-th deal rather than a run of them: a
+        # fixed share of runs left one thread idle for a third of the time.
+        steps = workers * -(-n // (most * workers))
+        todo = iter(range(steps))
+        taking = threading.Lock()
         stop = threading.Event()
 
-        def part(k: int) -> None:
-            for a, b in zip(cuts[k:-1:workers], cuts[k + 1 :: workers]):
-                if stop.is_set():
+        def part(_: int) -> None:
+            while not stop.is_set():
+                with taking:
+                    s = next(todo, steps)
+                if s == steps:
                     return
-                counted = count_showdowns(walker, classes[a:b], known, dead)
+                counted = count_showdowns(walker, classes[s::steps], known, dead)
                 assert counted is not None  # as it was for no deal
-                counts[a:b], games[a:b] = counted
-                update(b - a)
+                counts[s::steps], games[s::steps] = counted
+                update(len(counted[1]))
 
         with progress(n, "deals", quiet=quiet) as update:
             pool.run(workers, part, range(workers), stop=stop)
@@ -496,9 +504,12 @@ def _suit_classes(
     holes: npt.NDArray[np.uint8], known: Sequence[int], dead: Sequence[int]
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.intp] | None]:
     """:func:`suit_classes`, with None for ``inverse`` when every deal is its own class, in order: ``holes``."""
-    renamings = _renamings(tuple(sorted(int(c) for c in known)), tuple(sorted(int(c) for c in dead)))
+    cards = tuple(sorted(int(c) for c in known)), tuple(sorted(int(c) for c in dead))
+    renamings = _renamings(*cards)
     if len(renamings) == 1:  # the identity alone
         return holes, None
+    if holes.shape[1] <= 5:
+        return _suit_classes_by_key(_combo_renamings(*cards), holes)
     least = None
     for p in renamings:
         mapped = p[holes]
@@ -513,14 +524,38 @@ def _suit_classes(
         less = differ.any(axis=1) & (rows[at, first] < least[at, first])
         least[less] = rows[less]
     assert least is not None  # the identity keeps everything
-    if least.shape[1] <= 5:
-        # Rows of at most five combo rows (11 bits each) as one integer: a faster unique.
-        keys = (least << (11 * np.arange(least.shape[1]))).sum(axis=1)
-        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        classes = least[first]
-    else:
-        classes, inverse = np.unique(least, axis=0, return_inverse=True)
+    classes, inverse = np.unique(least, axis=0, return_inverse=True)
     return COMBOS[classes], inverse.reshape(-1)
+
+
+@functools.lru_cache(maxsize=256)
+def _combo_renamings(known: tuple[int, ...], dead: tuple[int, ...]) -> npt.NDArray[np.int64]:
+    """:func:`_renamings` as maps of combo rows, ``(renamings, 1326)``."""
+    renamings = _renamings(known, dead)
+    rows: npt.NDArray[np.int64] = COMBO_ROW[renamings[:, COMBOS[:, 0]], renamings[:, COMBOS[:, 1]]]
+    rows.setflags(write=False)  # shared by every call with these cards
+    return rows
+
+
+def _suit_classes_by_key(
+    renamings: npt.NDArray[np.int64], holes: npt.NDArray[np.uint8]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.intp]]:
+    """:func:`_suit_classes` of at most five players, a deal's combo rows (11 bits each) read as one integer.
+
+    ``renamings`` map combo rows (:func:`_combo_renamings`). The first
+    player's row goes in the highest bits, so that the least integer is the
+    lexicographically least image; every renaming of a slice of deals at
+    once (this is time a second thread cannot share).
+    """
+    players = holes.shape[1]
+    shifts = 11 * np.arange(players - 1, -1, -1, dtype=np.int64)
+    rows = COMBO_ROW[holes[..., 0], holes[..., 1]]
+    least = np.empty(len(holes), dtype=np.int64)
+    step = max(1, (1 << 20) // (len(renamings) * players))
+    for a in range(0, len(holes), step):
+        least[a : a + step] = (renamings[:, rows[a : a + step]] << shifts).sum(axis=2).min(axis=0)
+    keys, inverse = np.unique(least, return_inverse=True)
+    return COMBOS[(keys[:, None] >> shifts) & 2047], inverse.reshape(-1)
 
 
 def score_step(
