@@ -19,6 +19,9 @@ from twoplustwo_builder import strength as st
 
 pytestmark = pytest.mark.skipif(tp.backend() != "c", reason="the tables are built with the C sweeps")
 
+#: Σ(2W+T), Σ(2W+T)² and the histogram of each preflop class (st.build_preflop).
+Preflop = tuple[np.ndarray, np.ndarray, np.ndarray]
+
 
 def brute_wins_ties(hole: list[int], board: list[int]) -> tuple[int, int]:
     rest = [c for c in range(52) if c not in hole + board]
@@ -62,8 +65,17 @@ def test_turn_and_flop_tables_on_a_few_board_classes(street: str, step: int) -> 
     assert (histogram is None) == (street == "turn")
 
 
-def test_preflop_table() -> None:
-    first, second, histogram = st.build_preflop(tp.load_tables())
+@pytest.fixture(scope="module")
+def preflop() -> Preflop:
+    """The preflop tables built here, read-only: two tests compare with them."""
+    built = st.build_preflop(tp.load_tables())
+    for a in built:
+        a.flags.writeable = False
+    return built
+
+
+def test_preflop_table(preflop: Preflop) -> None:
+    first, second, histogram = preflop
     indexer = tp.HandIndexer((2,))
     assert first.shape == (169,) and histogram.shape == (169, st.BINS)
     assert (histogram.sum(axis=1) == comb(50, 5)).all()
@@ -110,7 +122,7 @@ def test_the_runtime_reads_the_tables_it_is_given() -> None:
         assert read_one.histogram.tolist() == computed_one.histogram.tolist()
 
 
-def test_the_tables_built_on_a_dask_cluster_are_the_local_ones() -> None:
+def test_the_tables_built_on_a_dask_cluster_are_the_local_ones(preflop: Preflop) -> None:
     distributed = pytest.importorskip("distributed")
     from concurrent.futures import ProcessPoolExecutor
 
@@ -129,4 +141,4 @@ def test_the_tables_built_on_a_dask_cluster_are_the_local_ones() -> None:
         pooled_preflop = st.build_preflop(t, executor=pool)
     here = st.build_street(t, "flop", flops)
     assert all((a is None and b is None) or a.tobytes() == b.tobytes() for a, b in zip(here, pooled))  # type: ignore[union-attr]
-    assert all(a.tobytes() == b.tobytes() for a, b in zip(st.build_preflop(t), pooled_preflop))
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(preflop, pooled_preflop))
