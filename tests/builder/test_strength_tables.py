@@ -87,7 +87,7 @@ def test_preflop_table(preflop: Preflop) -> None:
         assert want.histogram is not None and histogram[i].tolist() == want.histogram.tolist()
 
 
-def test_the_runtime_reads_the_tables_it_is_given() -> None:
+def test_the_runtime_reads_the_tables_it_is_given(preflop: Preflop, monkeypatch: pytest.MonkeyPatch) -> None:
     """strength() and strength_batch() read a set's strength tables and give what they compute without them."""
     from twoplustwo.odds.strength import from_tables
     from twoplustwo.tables.format import STRENGTH_ROLES
@@ -96,6 +96,8 @@ def test_the_runtime_reads_the_tables_it_is_given() -> None:
     plain = tp.load_tables()
     few = {"river": st.canonical_boards_of(5)[::9001], "turn": st.canonical_boards_of(4)[::4001],
            "flop": st.canonical_boards_of(3)[::501]}  # fmt: skip
+    # The preflop tables of these same tables, built once for the module, instead of a second time.
+    monkeypatch.setattr(st, "build_preflop", lambda tables, executor=None: preflop)
     arrays, written = st.strength_arrays(plain, few)
     assert {r: len(a) for r, a in arrays.items()} == STRENGTH_ROLES
     with_tables = Tables(plain.path, plain.manifest, {**plain.buffers, **arrays})
