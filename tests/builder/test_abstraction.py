@@ -47,10 +47,14 @@ def test_counts_are_the_raw_hands_of_each_index() -> None:
     flop = tp.HandIndexer((2, 3))
     hits = np.zeros(flop.size(), dtype=np.int64)
     boards = np.array(list(combinations(range(52), 3)), dtype=np.uint8)
-    for a, b in combinations(range(52), 2):
-        rest = boards[~np.isin(boards, (a, b)).any(axis=1)]
-        hands = np.concatenate([np.tile(np.array([a, b], dtype=np.uint8), (len(rest), 1)), rest], axis=1)
-        hits += np.bincount(flop.index(hands).astype(np.intp), minlength=flop.size())
+    for a in range(51):
+        # Counted once per first card: a count over all 1.3 M indices for each hole took longer than the indexing.
+        at = []
+        for b in range(a + 1, 52):
+            rest = boards[~np.isin(boards, (a, b)).any(axis=1)]
+            hands = np.concatenate([np.tile(np.array([a, b], dtype=np.uint8), (len(rest), 1)), rest], axis=1)
+            at.append(flop.index(hands))
+        hits += np.bincount(np.concatenate(at).astype(np.intp), minlength=flop.size())
     assert (hits == flop.counts(np.arange(flop.size()))).all()
 
 

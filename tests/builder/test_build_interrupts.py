@@ -10,8 +10,10 @@ in milliseconds instead of 20 s, so the kill points about the write and
 publish protocol use it: it stops itself at an exact point inside
 ``stage()``, or waits for the lock the test holds. The points about the
 builder's own stages (enumerating, writing its real arrays, self-check) kill
-the builder. Each :class:`KillPoint` waits for its moment and sends SIGKILL.
-After every kill the previous table set in ``DIR`` must still load and
+the builder; for the stages after enumerating, its enumeration is handed the
+published arrays (the very arrays it would compute), so that those kills
+land seconds after start instead of 20 s. Each :class:`KillPoint` waits for
+its moment and sends SIGKILL. After every kill the previous table set in ``DIR`` must still load and
 verify, byte for byte the same manifest unless the kill came after the
 commit; the next completed write must leave no staging directory, no partial
 file and no unlisted array behind.
@@ -19,7 +21,7 @@ file and no unlisted array behind.
 ``DIR`` starts as the real tables hard-linked under other file names, with
 a manifest naming those, so that a half-published set could not pass for
 the previous one. The kill points run in two lanes (two targets) at once,
-each with about 25 s of builder time, one core each.
+each with about 10 s of builder time, one core each.
 
 A full disk is a tmpfs (mounting needs root; skipped otherwise): the
 builder command exits 1 with one line ``build failed: ...`` and leaves
@@ -67,6 +69,30 @@ KILLED_FILL, FINAL_FILL = 7, 9
 
 def build_cmd(target: Path, *extra: str) -> list[str]:
     return [sys.executable, "-m", "twoplustwo_builder", "--out", str(target), "--quiet", *extra]
+
+
+# The builder command with its enumeration handed the published arrays
+# (argv: the published tables, then the builder's arguments), for what
+# happens after enumerating (every game's DAGs): a real enumeration would
+# only spend 15 s getting there.
+BUILD_FROM_PUBLISHED = """
+import sys
+import numpy as np
+from twoplustwo.tables.default import load_tables
+from twoplustwo_builder import pipeline
+from twoplustwo_builder.__main__ import main
+
+published = load_tables(sys.argv[1])
+
+def reuse(game, n, report, bar):
+    dag = game.dag(n)
+    report.nodes[dag] = published.nodes[dag]
+    report.nodes_before[dag] = published.manifest["nodes_before_join"][dag]
+    return {role: np.asarray(a) for role, a in published.arrays.items() if role.startswith(dag + "/")}
+
+pipeline.build_game_dag = reuse
+sys.exit(main(sys.argv[2:]))
+"""
 
 
 def _link_or_copy(src: Path, dst: Path) -> None:
@@ -164,6 +190,7 @@ class KillPoint:
     name: str
     ready: Callable[[Watch], bool]
     tiny: bool = False  # a tiny writer rather than the builder
+    published: bool = False  # the builder, its enumeration handed the published arrays (BUILD_FROM_PUBLISHED)
     pause: str | None = None  # where the tiny writer stops itself (``tests.builder.tinybuild --pause``)
     hold_lock: bool = False  # hold DIR/.lock so that the writer waits in publish
     release_first: bool = False  # let go of the lock, then wait for ``then`` before the kill
@@ -179,8 +206,8 @@ KILL_POINTS = {
         # as writing starts, still before anything is published.
         KillPoint("enumerating, 4 s in", lambda w: w.since("staging") >= 4 or "part" in w.seen),
         KillPoint("enumerating, 8 s in", lambda w: w.since("staging") >= 8 or "part" in w.seen),
-        KillPoint("writing real arrays, 10 of 20", lambda w: "half" in w.seen),
-        KillPoint("self-check, 1 s in", lambda w: w.since("manifest") >= 1),
+        KillPoint("writing real arrays, 10 of 20", lambda w: "half" in w.seen, published=True),
+        KillPoint("self-check, 1 s in", lambda w: w.since("manifest") >= 1, published=True),
         KillPoint("writing, first .npy.part", lambda w: "part" in w.seen, tiny=True, pause="part"),
         KillPoint("writing, first .npy done", lambda w: "npy" in w.seen, tiny=True, pause="npy"),
         KillPoint("staged with manifest, not published", lambda w: "manifest" in w.seen, tiny=True, pause="staged"),
@@ -200,7 +227,7 @@ KILL_POINTS = {
     ]
 }
 # Two targets written side by side, each lane about as long as the other
-# (the builder's kills cost their time since start, 17 s for the self-check;
+# (the builder's kills cost their time since start, 3 s for the self-check;
 # the tiny ones well under a second); a lane's kill that may commit comes
 # last, since it may change the manifest.
 LANES = [
@@ -222,6 +249,9 @@ LANES = [
 
 
 def start_writer(target: Path, point: KillPoint) -> subprocess.Popen[bytes]:
+    if point.published:
+        cmd = [sys.executable, "-c", BUILD_FROM_PUBLISHED, str(SOURCE), "--out", str(target), "--quiet"]
+        return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     if not point.tiny:
         return subprocess.Popen(build_cmd(target), cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     # Without a pause of its own it waits after publishing: a writer that
@@ -350,29 +380,6 @@ def tmpfs(path: Path, size: str) -> Iterator[Path]:
     finally:
         if subprocess.run(["umount", str(path)], capture_output=True).returncode != 0:
             subprocess.run(["umount", "-l", str(path)], capture_output=True)
-
-
-# The builder command with its enumeration handed the published arrays
-# (argv: the published tables, then the builder's arguments): the disk fills
-# while it writes, and a real enumeration would only spend 15 s getting there.
-BUILD_FROM_PUBLISHED = """
-import sys
-import numpy as np
-from twoplustwo.tables.default import load_tables
-from twoplustwo_builder import pipeline
-from twoplustwo_builder.__main__ import main
-
-published = load_tables(sys.argv[1])
-
-def reuse(n, report, bar):
-    dag = f"dag{n}"
-    report.nodes[dag] = published.nodes[dag]
-    report.nodes_before[dag] = published.manifest["nodes_before_join"][dag]
-    return {role: np.asarray(a) for role, a in published.arrays.items() if role.startswith(dag + "/")}
-
-pipeline.build_dag = reuse
-sys.exit(main(sys.argv[2:]))
-"""
 
 
 def test_full_disk(tmp_path: Path) -> None:

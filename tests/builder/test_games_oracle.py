@@ -20,22 +20,22 @@ from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import parse_cards
 from twoplustwo.vocab.games import resolve
 from twoplustwo.vocab.values import GameCategory
-from twoplustwo_builder.games import SHORT_DECK
-from twoplustwo_builder.hands import deck_hands
 from twoplustwo_builder.oracles import short_deck
 
 VARIANTS = ("short-deck", "short-deck-classic")
 
 
 @pytest.fixture(scope="module")
-def every_hand() -> dict[int, np.ndarray]:
+def every_hand(short_deck_hands: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
     """Every 5-, 6- and 7-card hand of the short deck, sorted rows in lexicographic order (from the builder)."""
-    return {n: deck_hands(n, SHORT_DECK.deck) for n in (5, 6, 7)}
+    return short_deck_hands
 
 
 @pytest.fixture(scope="module")
-def oracle(every_hand: dict[int, np.ndarray]) -> dict[int, dict[str, np.ndarray]]:
-    return {n: short_deck.evaluate_variants(h, VARIANTS) for n, h in every_hand.items()}
+def oracle(short_deck_oracle: dict[int, dict[str, np.ndarray]]) -> dict[int, dict[str, np.ndarray]]:
+    # Computed once a session, with test_short_deck_tables.py (conftest.py).
+    assert all(tuple(by_variant) == VARIANTS for by_variant in short_deck_oracle.values())
+    return short_deck_oracle
 
 
 @pytest.mark.parametrize("n", [5, 6, 7])

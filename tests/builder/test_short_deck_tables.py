@@ -22,8 +22,7 @@ import numpy as np
 import pytest
 
 from twoplustwo.tables.default import load_tables
-from twoplustwo_builder.games import GAMES, HOLDEM, SHORT_DECK, SHORT_DECK_CLASSIC, rules_table
-from twoplustwo_builder.hands import deck_hands
+from twoplustwo_builder.games import GAMES, HOLDEM, SHORT_DECK_CLASSIC, rules_table
 from twoplustwo_builder.oracles import short_deck, signature
 from twoplustwo_builder.selfcheck import SelfCheckError, self_check_games
 
@@ -102,18 +101,19 @@ def walk(arrays: dict[str, np.ndarray], hands: np.ndarray) -> np.ndarray:
 
 
 @pytest.fixture(scope="module")
-def every_hand() -> dict[int, np.ndarray]:
-    out = {n: deck_hands(n, SHORT_DECK.deck) for n in (5, 6, 7)}
-    for n, hands in out.items():
+def every_hand(short_deck_hands: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    for n, hands in short_deck_hands.items():
         # Increasing rows, as many as there are n-card sets: every hand once.
         assert len(hands) == comb(36, n) and (np.diff(hands.astype(np.int64), axis=1) > 0).all()
         assert hands.min() == 16 and hands.max() == 51
-    return out
+    return short_deck_hands
 
 
 @pytest.fixture(scope="module")
-def oracle(every_hand: dict[int, np.ndarray]) -> dict[int, dict[str, np.ndarray]]:
-    return {n: short_deck.evaluate_variants(h, VARIANTS) for n, h in every_hand.items()}
+def oracle(short_deck_oracle: dict[int, dict[str, np.ndarray]]) -> dict[int, dict[str, np.ndarray]]:
+    # Computed once a session, with test_games_oracle.py (conftest.py).
+    assert all(tuple(by_variant) == VARIANTS for by_variant in short_deck_oracle.values())
+    return short_deck_oracle
 
 
 def test_manifest_describes_the_games(manifest: dict) -> None:

@@ -19,6 +19,9 @@ from twoplustwo_builder import strength as st
 
 pytestmark = pytest.mark.skipif(tp.backend() != "c", reason="the tables are built with the C sweeps")
 
+#: Σ(2W+T), Σ(2W+T)² and the histogram of each preflop class (st.build_preflop).
+Preflop = tuple[np.ndarray, np.ndarray, np.ndarray]
+
 
 def brute_wins_ties(hole: list[int], board: list[int]) -> tuple[int, int]:
     rest = [c for c in range(52) if c not in hole + board]
@@ -62,8 +65,17 @@ def test_turn_and_flop_tables_on_a_few_board_classes(street: str, step: int) -> 
     assert (histogram is None) == (street == "turn")
 
 
-def test_preflop_table() -> None:
-    first, second, histogram = st.build_preflop(tp.load_tables())
+@pytest.fixture(scope="module")
+def preflop() -> Preflop:
+    """The preflop tables built here, read-only: two tests compare with them."""
+    built = st.build_preflop(tp.load_tables())
+    for a in built:
+        a.flags.writeable = False
+    return built
+
+
+def test_preflop_table(preflop: Preflop) -> None:
+    first, second, histogram = preflop
     indexer = tp.HandIndexer((2,))
     assert first.shape == (169,) and histogram.shape == (169, st.BINS)
     assert (histogram.sum(axis=1) == comb(50, 5)).all()
@@ -75,7 +87,7 @@ def test_preflop_table() -> None:
         assert want.histogram is not None and histogram[i].tolist() == want.histogram.tolist()
 
 
-def test_the_runtime_reads_the_tables_it_is_given() -> None:
+def test_the_runtime_reads_the_tables_it_is_given(preflop: Preflop, monkeypatch: pytest.MonkeyPatch) -> None:
     """strength() and strength_batch() read a set's strength tables and give what they compute without them."""
     from twoplustwo.odds.strength import from_tables
     from twoplustwo.tables.format import STRENGTH_ROLES
@@ -84,6 +96,8 @@ def test_the_runtime_reads_the_tables_it_is_given() -> None:
     plain = tp.load_tables()
     few = {"river": st.canonical_boards_of(5)[::9001], "turn": st.canonical_boards_of(4)[::4001],
            "flop": st.canonical_boards_of(3)[::501]}  # fmt: skip
+    # The preflop tables of these same tables, built once for the module, instead of a second time.
+    monkeypatch.setattr(st, "build_preflop", lambda tables, executor=None: preflop)
     arrays, written = st.strength_arrays(plain, few)
     assert {r: len(a) for r, a in arrays.items()} == STRENGTH_ROLES
     with_tables = Tables(plain.path, plain.manifest, {**plain.buffers, **arrays})
@@ -110,7 +124,7 @@ def test_the_runtime_reads_the_tables_it_is_given() -> None:
         assert read_one.histogram.tolist() == computed_one.histogram.tolist()
 
 
-def test_the_tables_built_on_a_dask_cluster_are_the_local_ones() -> None:
+def test_the_tables_built_on_a_dask_cluster_are_the_local_ones(preflop: Preflop) -> None:
     distributed = pytest.importorskip("distributed")
     from concurrent.futures import ProcessPoolExecutor
 
@@ -129,4 +143,4 @@ def test_the_tables_built_on_a_dask_cluster_are_the_local_ones() -> None:
         pooled_preflop = st.build_preflop(t, executor=pool)
     here = st.build_street(t, "flop", flops)
     assert all((a is None and b is None) or a.tobytes() == b.tobytes() for a, b in zip(here, pooled))  # type: ignore[union-attr]
-    assert all(a.tobytes() == b.tobytes() for a, b in zip(st.build_preflop(t), pooled_preflop))
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(preflop, pooled_preflop))

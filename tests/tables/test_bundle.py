@@ -60,6 +60,12 @@ def installed(bundle: Path, tmp_path: Path) -> Path:
     return install_bundle(bundle, to=tmp_path / "tables")
 
 
+@pytest.fixture(scope="module")
+def installed_once(bundle: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An installed table set shared by the tests whose installs must fail and change nothing (each checks that)."""
+    return install_bundle(bundle, to=tmp_path_factory.mktemp("installed") / "tables")
+
+
 def test_installed_tables_map_with_huge_pages(system_maps_huge_file_pages: None, installed: Path) -> None:
     # Written in pieces, the files would stay cached in small ones, and map
     # with small pages; the install drops them, so they come back in 2 MiB pieces.
@@ -129,8 +135,9 @@ def _damaged(bundle: Path, tmp_path: Path, how: str) -> Path:
     ],
 )
 def test_damaged_bundle_is_refused_and_changes_nothing(
-    bundle: Path, installed: Path, tmp_path: Path, how: str
+    bundle: Path, installed_once: Path, tmp_path: Path, how: str
 ) -> None:
+    installed = installed_once
     before = _snapshot(installed)
     bad = _damaged(bundle, tmp_path, how)
     with pytest.raises(ValueError, match="damaged|truncated|corrupt|sha256|unexpected|unreadable") as e:
@@ -151,7 +158,8 @@ def _tar_zst(members: dict[str, bytes]) -> bytes:
     return bytes(zstandard.ZstdCompressor(write_checksum=True).compress(raw.getvalue()))
 
 
-def test_bundle_of_another_version_is_refused(installed: Path, tmp_path: Path) -> None:
+def test_bundle_of_another_version_is_refused(installed_once: Path, tmp_path: Path) -> None:
+    installed = installed_once
     manifest = (SOURCE / MANIFEST).read_bytes()
     before = _snapshot(installed)
     for index, message in [
