@@ -114,7 +114,11 @@ def test_ctrl_c_in_the_cli_exits_130_with_one_line() -> None:
     assert took < PROMPT, f"{took:.1f} s from SIGINT to exit"
 
 
-def test_a_failed_part_stops_the_others_before_run_raises() -> None:
+@pytest.mark.parametrize("failing", [0, 1, 2])
+def test_a_failed_part_stops_the_others_before_run_raises(failing: int) -> None:
+    # With as many parts as threads the calling thread runs the last part
+    # itself (part 2 of 3): a failure on a pool thread must stop it too, and
+    # its own failure must stop the pool's parts.
     import threading
 
     from twoplustwo.kernels import pool
@@ -123,14 +127,20 @@ def test_a_failed_part_stops_the_others_before_run_raises() -> None:
     returned: list[str] = []
 
     def part(k: int) -> None:
-        if k == 1:
-            raise RuntimeError("part 1 failed")
-        # Part 0 would run for a minute unless told to stop.
+        if k == failing:
+            raise RuntimeError(f"part {k} failed")
+        # The others would run for a minute unless told to stop.
         stopped = stop.wait(60)
         returned.append("stopped" if stopped else "ran out")
 
     t = time.monotonic()
-    with pytest.raises(RuntimeError, match="part 1 failed"):
-        pool.run(2, part, range(2), stop=stop)
-    assert returned == ["stopped"]  # before run raised: nothing runs on unseen
+    with pytest.raises(RuntimeError, match=f"part {failing} failed"):
+        pool.run(3, part, range(3), stop=stop)
+    # Before run raised: every part that started has stopped (the caller's
+    # among them, unless it failed), and none runs on unseen. A pool part
+    # that had not started yet is cancelled.
+    seen = list(returned)
+    assert set(seen) <= {"stopped"} and len(seen) >= (1 if failing < 2 else 0), seen
+    time.sleep(0.2)
+    assert returned == seen
     assert time.monotonic() - t < PROMPT
