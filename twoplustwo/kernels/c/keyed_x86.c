@@ -4,18 +4,19 @@
  * and gives the same values: the tests hold both against the DAG walk on
  * every 5-, 6- and 7-card hand.
  *
- * A block of sixteen rows is two loads. Byte permutes turn it into one
- * vector of sixteen bytes per card position, and a table lookup in the
- * register turns each card into its bit among its suit's ranks, 16 bits a
- * suit as in keyed.c (suits 0 and 1 in one 32-bit lane, 2 and 3 in
- * another), or into a bit past both lanes for a byte over 51. Each lane
- * then adds 5^rank for the rank key and ors the card's bit. Counting the
- * bits of each 16-bit half gives each suit's count: a row whose counts do
- * not add up to its length held a card twice or one over 51; a count of 5
- * or more is a flush, whose 13 bits index the flush table. Every other
- * lane hashes its rank key (keyed_slot in core.h) and gathers its value.
- * The scalar loop takes any block with a bad row, so that the errors are
- * its own, and the rows after the last whole block. */
+ * A block of sixteen rows is two loads. A byte lookup in the register
+ * turns each card into its place among the suits' ranks, 16 * suit + rank
+ * as in keyed.c, or into a place past them all for a byte over 51; a byte
+ * permute per card position then gives each row that card's place in a
+ * 32-bit lane of its own. Each lane adds 5^rank for the rank key and ors
+ * the card's bit into two masks, suits 0 and 1 in one and suits 2 and 3 in
+ * the other, 16 bits a suit. Counting the bits of each 16-bit half gives
+ * each suit's count: a row whose counts do not add up to its length held a
+ * card twice or one over 51; a count of 5 or more is a flush, whose 13
+ * bits index the flush table. Every other lane hashes its rank key
+ * (keyed_slot in core.h) and gathers its value. The scalar loop takes any
+ * block with a bad row, so that the errors are its own, and the rows after
+ * the last whole block. */
 
 #include "core.h"
 
