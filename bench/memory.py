@@ -31,8 +31,10 @@ def random_hands(n: int, seed: int = SEED) -> Any:
     rng = np.random.default_rng(seed)
     # The 7 smallest of a row's 52 keys pick a uniform hand in uniform card
     # order; blocks of rows bound the keys' memory.
-    blocks = [np.argsort(rng.random((min(1 << 16, n - lo), 52)), axis=1)[:, :7] for lo in range(0, n, 1 << 16)]
-    return np.concatenate(blocks or [np.empty((0, 7), dtype=np.int64)]).astype(np.uint8)
+    hands = np.empty((n, 7), dtype=np.uint8)
+    for lo in range(0, n, 1 << 16):
+        hands[lo : lo + (1 << 16)] = np.argsort(rng.random((min(1 << 16, n - lo), 52)), axis=1)[:, :7]
+    return hands
 
 
 def private_copy(dst: Path) -> Path:

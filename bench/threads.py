@@ -19,21 +19,12 @@ import numpy as np
 
 import twoplustwo
 
-from . import SEED, say
+from . import say
+from .memory import random_hands
 
 N_HANDS = 10_000_000
 ROUNDS = 5
 MC_GAMES = 2_000_000
-
-
-def random_hands(n: int) -> np.ndarray:
-    """``n`` random 7-card hands as uint8 rows, distinct cards in each."""
-    rng = np.random.default_rng(SEED)
-    rows = np.empty((n, 7), dtype=np.uint8)
-    for a in range(0, n, 1 << 20):
-        b = min(n, a + (1 << 20))
-        rows[a:b] = np.argsort(rng.random((b - a, 52)), axis=1)[:, :7]
-    return rows
 
 
 def _best(calls: dict[int, Callable[[], Any]]) -> tuple[dict[int, float], dict[int, Any]]:
