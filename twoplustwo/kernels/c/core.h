@@ -168,6 +168,7 @@ int build_keyed_tables(Walker *self);
 int ensure_keyed(Walker *self);
 extern uint64_t card_key[52];
 int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out, int vector);
+void choose_keyed_rows(void);
 extern const char *keyed_vector_name;
 PyObject *Walker_keyed_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 

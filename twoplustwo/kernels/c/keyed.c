@@ -185,10 +185,8 @@ uint64_t card_key[52];
 static uint64_t card_rank_bit[52];
 
 static void fill_card_pairs(void);
-static void choose_keyed_rows(void);
 
 void fill_card_keys(void) {
-    choose_keyed_rows();
     for (int c = 0; c < 52; c++) {
         card_key[c] = pow5[c >> 2] | (uint64_t)1 << (32 + 4 * (c & 3));
         card_rank_bit[c] = (uint64_t)1 << (16 * (c & 3) + (c >> 2));
@@ -267,7 +265,7 @@ static inline int keyed_rows_of(const struct keyed *t, const uint16_t *flush, co
 static keyed_rows_fn vector_rows = NULL;
 const char *keyed_vector_name = "";
 
-static void choose_keyed_rows(void) {
+void choose_keyed_rows(void) {
     vector_rows = keyed_vector_rows();
     keyed_vector_name = vector_rows != NULL ? "avx512" : "";
 }

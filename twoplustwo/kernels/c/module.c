@@ -50,6 +50,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     fill_lows();
     fill_card_bits();
     fill_card_keys();
+    choose_keyed_rows();
     if (init_single() < 0 || PyType_Ready(&WalkerType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
