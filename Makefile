@@ -33,53 +33,14 @@ abstraction: tables
 	$(PY) -m twoplustwo_builder --abstraction --street flop --method potential --k 200
 	$(PY) -m twoplustwo_builder --abstraction --street river --method ochs --k 200
 
-# The whole suite, in two lanes, one per core. The tests are grouped like
-# the code (tests/<folder> for twoplustwo/<folder>). The first lane runs the
-# runtime's tests, its doctests and the README on the default backend (C
-# where it was built). The second runs the hands and odds tests again on the
-# numpy reference path, then the builder's tests and the house rules, then
-# PORTABLE_TESTS on the portable paths; its report follows the first's.
-RUNTIME_TESTS := README.md twoplustwo tests/vocab tests/tables tests/kernels tests/hands tests/odds tests/abstraction tests/cli \
-	tests/spec
-# Not the preflop tables' module: they rank hands with the walker method the
-# other tests hold both backends to (tests/kernels/test_reference.py), and all
-# 169 classes once more on the reference would take a minute of this lane.
-# Nor the tests that run no kernel of either backend, which the first lane
-# runs alike: HandRanks.dat is written from the arrays and read back with
-# numpy (twoplustwo/hands/handranks.py), every --dask address they try fails
-# before any work, and parse_cards is plain Python.
-NUMPY_TESTS := twoplustwo tests/hands tests/odds tests/abstraction --ignore=tests/odds/test_preflop.py \
-	--ignore=tests/hands/test_handranks.py --ignore=tests/odds/test_dask.py --deselect tests/hands/test_fuzz.py::test_parse_cards
-# The bucket tables' tests run in the first lane, and the house rules (the
-# shape of both distributions, their wheels built) in the second: so the
-# lanes take about as long.
-BUILDER_TESTS := builder tests/builder --ignore=tests/builder/test_abstraction.py
-ABSTRACTION_TESTS := tests/builder/test_abstraction.py
-HOUSE_TESTS := tests/house
-# Loading, publishing, first-use installs and pages, single hands and
-# batches, once more on the portable stand-ins for mmap, flock and page
-# advice (twoplustwo/tables/system.py) that systems without the POSIX calls use.
-PORTABLE_TESTS := tests/tables/test_tables.py tests/tables/test_publish.py tests/tables/test_pages.py \
-	tests/tables/test_readers.py tests/tables/test_first_use.py tests/hands/test_evaluate.py \
-	tests/kernels/test_many_users.py
-# The readers' race against a publisher looping as fast as it can: a reader
-# starved of CPU for tens of milliseconds by the other lane loses it (it reads
-# the manifest at most 5 times, as the spec says), so it runs alone, last.
-RACE_TEST := tests/tables/test_readers.py::test_readers_never_fail_against_a_publisher_loop
+# The whole suite (pytest's testpaths: the README, the docstrings, tests/),
+# spread over the machine's cores by pytest-xdist. Each test of the floors
+# that run kernels runs on the C core and on the numpy reference in the
+# same session, and the portable paths run in a child pytest
+# (tests/conftest.py says which and why). --dist loadgroup keeps together
+# the tests marked xdist_group.
 test: tables
-	@log=$$(mktemp); \
-	( TWOPLUSTWO_BACKEND=numpy $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(NUMPY_TESTS); n=$$?; \
-	  $(PY) -m pytest -q -p no:cacheprovider $(BUILDER_TESTS) $(HOUSE_TESTS); b=$$?; \
-	  echo "== second lane, last: the table set, single hands and batches on the portable paths (TWOPLUSTWO_PORTABLE=1) =="; \
-	  TWOPLUSTWO_PORTABLE=1 $(PY) -m pytest -q -p no:cacheprovider -m "not slow" $(PORTABLE_TESTS); p=$$?; \
-	  test $$n -eq 0 && test $$b -eq 0 && test $$p -eq 0 ) > $$log 2>&1 & second=$$!; \
-	$(PY) -m pytest -q $(RUNTIME_TESTS) $(ABSTRACTION_TESTS) --deselect $(RACE_TEST); first=$$?; \
-	wait $$second; s=$$?; \
-	echo "== second lane: tests/hands and tests/odds on the numpy backend (TWOPLUSTWO_BACKEND=numpy), then the builder's tests and tests/house =="; \
-	cat $$log; rm -f $$log; \
-	echo "== then alone: readers against a publisher loop =="; \
-	$(PY) -m pytest -q -p no:cacheprovider $(RACE_TEST); r=$$?; \
-	test $$first -eq 0 && test $$s -eq 0 && test $$r -eq 0
+	$(PY) -m pytest -q -n auto --dist loadgroup
 
 # The C core built with -fsanitize=address,undefined, exercised in a child Python.
 test-asan: tables

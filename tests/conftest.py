@@ -1,9 +1,20 @@
-"""Suite-wide set-up: the tables every test needs, and the ``slow`` marker.
+"""Suite-wide set-up: the tables every test needs, the markers, and the tests that run on each backend.
 
-``make test`` runs everything; ``make test-fast`` (``pytest -m "not slow"``)
-leaves out the tests marked slow, for a quick check while editing. Missing
-tables stop the run with one clear message instead of turning hundreds of
-tests into skips, which could hide a regression.
+``make test`` runs everything, spread over the machine's cores by
+pytest-xdist; ``make test-fast`` (``pytest -m "not slow"``) leaves out the
+tests marked slow, for a quick check while editing. Missing tables stop the
+run with one clear message instead of turning hundreds of tests into skips,
+which could hide a regression.
+
+**Each backend in one session.** The tests of the floors that run kernels
+(``tests/hands``, ``tests/odds``, ``tests/abstraction``) ask for
+:func:`kernel_backend` through their folder's ``conftest.py``, so each runs
+once on the C core and once on the numpy reference (its id ends in ``[c]``
+or ``[numpy]``), both held to the same assertions. The numpy run leaves out
+what it would only repeat: tests marked ``slow``, tests marked
+``one_backend`` (they run no kernel, or time one that the kernel tests
+already hold to the other), and tests that take :func:`both` and compare
+the two themselves. ``pytest --backend numpy`` (or ``c``) runs one only.
 """
 
 from __future__ import annotations
@@ -11,22 +22,60 @@ from __future__ import annotations
 import mmap
 import re
 import sys
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
 
+from tests.backends import INSTALLED, use_backend
 from twoplustwo.kernels import reference
-from twoplustwo.kernels.choice import ENV_VAR, extension
+from twoplustwo.kernels.choice import BACKENDS, ENV_VAR, extension
 from twoplustwo.tables import system
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import MANIFEST
 from twoplustwo.tables.load import Tables, default_path
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--backend",
+        choices=("all", *BACKENDS),
+        default="all",
+        help="the backend the kernel tests run on (default: each one installed)",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "slow: takes several seconds (builds, kills, races, exhaustive sweeps); left out by make test-fast"
     )
+    config.addinivalue_line(
+        "markers", "one_backend: runs on the first backend only (it runs no kernel, or repeats a kernel test's work)"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "kernel_backend" in metafunc.fixturenames:
+        wanted = metafunc.config.getoption("backend")
+        params = INSTALLED if wanted == "all" else tuple(b for b in INSTALLED if b == wanted)
+        if not params:
+            raise pytest.UsageError(f"--backend {wanted}: that backend is not installed here")
+        metafunc.parametrize("kernel_backend", params, indirect=True, scope="module")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Only the first backend runs what the numpy run would only repeat (above).
+    first = INSTALLED[0]
+    keep, drop = [], []
+    for item in items:
+        spec = getattr(item, "callspec", None)
+        later = spec is not None and spec.params.get("kernel_backend", first) != first
+        repeats = item.get_closest_marker("slow") or item.get_closest_marker("one_backend")
+        compares = "both" in getattr(item, "fixturenames", ())
+        (drop if later and (repeats or compares) else keep).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -38,12 +87,19 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         )
 
 
+@pytest.fixture(scope="module")
+def kernel_backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The backend this module's tests run on now: ``"c"`` or ``"numpy"`` (parametrized above)."""
+    with use_backend(request.param) as name:
+        yield name
+
+
 def _tables_with(backend: str, monkeypatch: pytest.MonkeyPatch) -> Tables:
     base = load_tables()
-    monkeypatch.setenv(ENV_VAR, backend)
-    t = Tables(base.path, base.manifest, base.buffers)
-    _ = t.walker  # chosen now, while the variable says so
-    monkeypatch.delenv(ENV_VAR)
+    with monkeypatch.context() as m:
+        m.setenv(ENV_VAR, backend)
+        t = Tables(base.path, base.manifest, base.buffers)
+        _ = t.walker  # chosen now, while the variable says so
     return t
 
 

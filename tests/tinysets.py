@@ -18,10 +18,12 @@ builder's ``stage()`` (``tests/builder/tinybuild.py``).
 
 A child process is the writer when the test must kill it or race it::
 
-    python -m tests.tinysets TARGET [--fills 1,2] [--rounds N | --seconds S] [--pause POINT]
+    python -m tests.tinysets TARGET [--fills 1,2] [--rounds N | --seconds S] [--pause POINT] [--times FILE]
 
 It publishes sets cycling through the fill values and prints how many it
-published. ``--pause`` stops it once, at the first set, at POINT: it prints
+published; ``--times`` writes when each one ran to FILE, as a JSON list of
+``[start, end]`` pairs of ``time.monotonic()`` (one clock for every process
+of the machine). ``--pause`` stops it once, at the first set, at POINT: it prints
 ``paused POINT``, then waits for a line on stdin before going on, so a test
 can SIGKILL it there or let it finish. The points:
 
@@ -168,6 +170,7 @@ def main(
     how_long.add_argument("--rounds", type=int, default=1, help="sets to publish (default 1)")
     how_long.add_argument("--seconds", type=float, help="publish for this long instead")
     p.add_argument("--pause", choices=(*inside, *PAUSE_POINTS), help="stop once there and wait for a line on stdin")
+    p.add_argument("--times", type=Path, help="write when each publish ran to this file (JSON)")
     args = p.parse_args(argv)
     sets = [tiny_arrays(int(f)) for f in args.fills.split(",")]
     if args.pause in inside:
@@ -177,14 +180,19 @@ def main(
     # SIGTERM ends the loop between publishes, never inside one.
     signal.signal(signal.SIGTERM, lambda signum, frame: stopped.append(signum))
     count = 0
+    times: list[tuple[float, float]] = []
     while not stopped and ((count < args.rounds) if end is None else (time.monotonic() < end)):
         staging = stage(args.target, sets[count % len(sets)], INFO)
         if args.pause == "staged" and count == 0:
             pause(args.pause)
+        began = time.monotonic()
         publish(staging)
+        times.append((began, time.monotonic()))
         if args.pause == "published" and count == 0:
             pause(args.pause)
         count += 1
+    if args.times is not None:
+        args.times.write_text(json.dumps(times))
     print(count)
     return 0
 

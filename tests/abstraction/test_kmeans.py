@@ -190,9 +190,11 @@ def test_bad_input_raises(args: tuple, kwargs: dict, error: type, match: str) ->
         tp.kmeans(*args, **kwargs)
 
 
-@pytest.mark.skipif(tp.backend() != "c", reason="the same Python loop stops both; the C one is the long one")
+@pytest.mark.one_backend
 def test_ctrl_c_stops_a_long_clustering_promptly() -> None:
     """SIGINT in the middle of the rounds: a KeyboardInterrupt within seconds, not after the rounds."""
+    if tp.backend() != "c":
+        pytest.skip("the same Python loop stops both; the C one is the long one")
     import signal
     import subprocess
     import sys

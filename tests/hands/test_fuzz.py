@@ -231,6 +231,7 @@ def check_evaluate(cards: object) -> None:
     assert got == int(evaluate_batch(np.array([want]))[0])
 
 
+@pytest.mark.one_backend  # plain Python: no kernel runs
 @fuzz("parse_cards")
 @given(cards=st.one_of(anything, card_strings, st.text(), hand_like))
 def test_parse_cards(cards: object) -> None:

@@ -30,6 +30,10 @@ from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards
 from twoplustwo.vocab.values import CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, N_VALUES, categories
 
+# The first backend only: HandRanks.dat is written from the arrays and read
+# back with numpy, and no kernel runs.
+pytestmark = pytest.mark.one_backend
+
 SOURCE = Path(__file__).resolve().parent / "handranks_reader.c"
 FLAGS = ["-O2", "-std=c99", "-Wall", "-Wextra", "-Werror"]
 #: Entries of the original generator's file, as the issue gives them.

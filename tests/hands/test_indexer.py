@@ -7,7 +7,6 @@ other, and to the same errors.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import combinations
 
 import numpy as np
@@ -54,15 +53,6 @@ U8 = npt.NDArray[np.uint8]
 
 def _c_built() -> bool:
     return extension() is not None
-
-
-@pytest.fixture(params=["c", "numpy"])
-def on_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """Run the test on each backend in turn (the indexer asks the backend at each call)."""
-    if request.param == "c" and not _c_built():
-        pytest.skip("the C extension was not built (no C compiler at install)")
-    monkeypatch.setenv(ENV_VAR, request.param)
-    yield request.param
 
 
 def _sample() -> int:
@@ -185,6 +175,7 @@ def test_the_flop_classes_by_brute_force_number_the_size() -> None:
 
 @pytest.mark.skipif(not _c_built(), reason="the C extension was not built (no C compiler at install)")
 @pytest.mark.parametrize("rounds", ROUNDS)
+@pytest.mark.one_backend
 def test_c_and_numpy_give_the_same_indices_and_hands(rounds: tuple[int, ...], monkeypatch: pytest.MonkeyPatch) -> None:
     rng = np.random.default_rng(sum(rounds) + 100 * len(rounds))
     indexer = HandIndexer(rounds)
@@ -198,7 +189,7 @@ def test_c_and_numpy_give_the_same_indices_and_hands(rounds: tuple[int, ...], mo
         assert c.dtype == ref.dtype and (c == ref).all()
 
 
-def test_single_hands_and_rows_agree(on_backend: str) -> None:
+def test_single_hands_and_rows_agree() -> None:
     indexer = HandIndexer((2, 3))
     rows = np.array([[51, 47, 0, 5, 10], [0, 1, 2, 3, 4]], dtype=np.uint8)
     batch = indexer.index(rows).tolist()
@@ -246,7 +237,7 @@ def test_rounds_are_checked() -> None:
             indexer.unindex(0, round=round_)  # type: ignore[call-overload]
 
 
-def test_bad_hands_are_refused_naming_the_card(on_backend: str) -> None:
+def test_bad_hands_are_refused_naming_the_card() -> None:
     indexer = HandIndexer((2, 3))
     good = np.array([[51, 47, 0, 5, 10]] * 3, dtype=np.uint8)
     cases: list[tuple[object, type[Exception], str]] = [
@@ -273,7 +264,7 @@ def test_bad_hands_are_refused_naming_the_card(on_backend: str) -> None:
         assert message in str(info.value), (cards, str(info.value))
 
 
-def test_bad_indices_are_refused(on_backend: str) -> None:
+def test_bad_indices_are_refused() -> None:
     indexer = HandIndexer((2, 3))
     size = indexer.size()
     for indices, error, message in [
@@ -293,7 +284,7 @@ def test_bad_indices_are_refused(on_backend: str) -> None:
         indexer.unindex(169, round=0)
 
 
-def test_the_kernels_check_their_arrays(on_backend: str) -> None:
+def test_the_kernels_check_their_arrays() -> None:
     # Both backends take a plan's arrays as they are given, and refuse what
     # does not add up rather than read or write outside an array.
     p = plan((2, 3))

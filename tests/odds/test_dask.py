@@ -17,6 +17,9 @@ import pytest
 from twoplustwo.cli import main
 from twoplustwo.odds import preflop
 
+# The first backend only: every --dask address here fails before any work, so no kernel runs.
+pytestmark = pytest.mark.one_backend
+
 distributed = pytest.importorskip("distributed")
 
 ROOT = Path(__file__).resolve().parents[2]

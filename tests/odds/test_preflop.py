@@ -27,6 +27,11 @@ from twoplustwo.vocab.class_order import CLASS_ORDER, GAMES, POINTS
 from twoplustwo.vocab.combos import COMBOS, HAND_CLASSES
 from twoplustwo.vocab.range_notation import class_combos
 
+# The first backend only: the tables rank hands with the walker method that
+# tests/kernels/test_reference.py holds both backends to, and all 169
+# classes once more on numpy would take a minute.
+pytestmark = pytest.mark.one_backend
+
 # A small grid with pairs, suited and offsuit classes, a class against itself and shared cards.
 GRID_A = ["AA", "72o"]
 GRID_B = ["KK", "AKs", "AA"]

@@ -40,12 +40,10 @@ def deals(street: int, n: int, seed: int) -> list[tuple[list[int], list[int]]]:
     return out
 
 
-# The numpy backend sweeps a board in about a millisecond: fewer flops there.
-FLOPS = 2 if backend() == "c" else 1
-
-
-@pytest.mark.parametrize(("street", "n"), [(5, 8), (4, 4), (3, FLOPS)])
+@pytest.mark.parametrize(("street", "n"), [(5, 8), (4, 4), (3, 2)])
 def test_strength_matches_brute_force(street: int, n: int) -> None:
+    if street == 3 and backend() != "c":
+        n = 1  # the numpy backend sweeps a flop's completions far slower: one flop there
     for hole, board in deals(street, n, seed=street):
         got = strength(hole, board, bins=7)
         assert got.histogram is not None
@@ -62,8 +60,10 @@ def test_chosen_hands() -> None:
     assert draw.histogram is not None and draw.histogram.sum() == 46
 
 
-@pytest.mark.skipif(backend() != "c", reason="before the flop the numpy backend sweeps 134,459 boards for a minute")
+@pytest.mark.one_backend
 def test_preflop_strength_is_the_equity_against_a_random_hand() -> None:
+    if backend() != "c":
+        pytest.skip("before the flop the numpy backend sweeps 134,459 boards for a minute")
     vs_random = preflop_vs_random(["AA", "72o", "T9s"], quiet=True)
     for hole, name in (("As Ah", "AA"), ("7c 2d", "72o"), ("Th 9h", "T9s")):
         got = strength(hole, bins=10)
