@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from twoplustwo.kernels import reference
+from twoplustwo.kernels import reference, showdown
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import parse_cards
 from twoplustwo.vocab.games import resolve
@@ -378,8 +378,6 @@ def test_the_walkers_are_made_alike(walkers: tuple[Any, Any]) -> None:
 
 
 def test_one_pot_unit() -> None:
-    # The C core splits pots in the same units as twoplustwo.odds.pots, the one home of pot splitting.
-    from twoplustwo.odds import pots
-
-    assert getattr(_core, "SPLIT", pots.SPLIT) == pots.SPLIT == 2520
-    assert pots.SHARES.tolist() == [0] + [pots.SPLIT // k for k in range(1, 10)]
+    # The C core splits pots in the same units as showdown.py, its numpy twin and the one home of pot splitting.
+    assert getattr(_core, "SPLIT", showdown.SPLIT) == showdown.SPLIT == 2520
+    assert showdown.SHARES.tolist() == [0] + [showdown.SPLIT // k for k in range(1, 10)]

@@ -22,8 +22,8 @@ import pytest
 import twoplustwo as tp
 from twoplustwo.kernels import sampling
 from twoplustwo.kernels.choice import ENV_VAR, extension
+from twoplustwo.kernels.showdown import SPLIT
 from twoplustwo.odds.players import check_players
-from twoplustwo.odds.pots import SPLIT
 from twoplustwo.odds.sampled import BATCH
 from twoplustwo.odds.sampler import Sampler, Seat
 from twoplustwo.tables.default import get_tables, load_tables

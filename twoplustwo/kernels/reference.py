@@ -444,7 +444,7 @@ class Walker:
         /,
     ) -> None:
         """Add each deal's wins alone, ties and units (over the boards where all its rows are live) to the counts."""
-        from twoplustwo.odds import pots
+        from twoplustwo.kernels import showdown
 
         vb, tb = _array(values), _array(tuples)
         cb, gb = _array(counts, writable=True), _array(games, writable=True)
@@ -460,16 +460,16 @@ class Walker:
         named = tb.view("i4").copy()
         if named.size and (named.min() < 0 or named.max() >= rows):
             raise ValueError("a tuple names a row values does not have")
-        pots.score_tuples(vb.view("u2"), named, cb.view("i8").reshape(deals, players, 3), gb.view("i8").reshape(-1))
+        showdown.score_tuples(vb.view("u2"), named, cb.view("i8").reshape(deals, players, 3), gb.view("i8").reshape(-1))
 
     def score(self, values: U16, /) -> list[tuple[int, int, int]]:
         """Per player (wins, ties, units) of (players, boards) uint16 values: boards won alone, shared, pot shares."""
-        from twoplustwo.odds import pots
+        from twoplustwo.kernels import showdown
 
         v = _array(values)
         if v.ndim != 2 or v.itemsize != 2 or not 1 <= v.shape[0] <= 9:
             raise ValueError("score takes a (players, boards) uint16 array of 1 to 9 players")
-        return pots.score(v.view("u2"))
+        return showdown.score(v.view("u2"))
 
     def sample_games(self, hands: U8, board: U8, dead: U8, key: int, n: int, counts: I64, combos: I64, /) -> bool:
         """Play and tally a batch of sampled hold'em games: :func:`twoplustwo.kernels.sampling.sample_games`."""

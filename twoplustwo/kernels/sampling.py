@@ -59,7 +59,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.odds.pots import SPLIT, shares
+from twoplustwo.kernels.showdown import SPLIT, shares
 
 __all__ = [
     "GAMMA",

@@ -34,9 +34,9 @@ import numpy.typing as npt
 
 from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
+from twoplustwo.kernels.showdown import SPLIT
 from twoplustwo.odds import exact
 from twoplustwo.odds.players import MAX_PLAYERS, CheckedPlayer, check_count, parse_player, without
-from twoplustwo.odds.pots import SPLIT
 from twoplustwo.odds.results import EquityResults, PlayerEquity, equity_table
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import check_disjoint, parse_cards

@@ -4,7 +4,7 @@
 and weighted ranges alike, by sampling games: a combo for every player
 and a completion of the board. It plays Hold'em, short deck (either rules)
 and Omaha (4 to 6 hole cards, high or hi/lo eight or better, pots split as
-:mod:`twoplustwo.odds.pots` splits them). The games themselves are played by
+:mod:`twoplustwo.kernels.showdown` splits them). The games themselves are played by
 :class:`twoplustwo.odds.sampler.Sampler`.
 
 >>> aces = (np.array([[51, 50]], dtype=np.uint8), np.ones(1))  # As Ah

@@ -1,4 +1,4 @@
-"""Splitting pots: who takes what share of each pot, in whole units.
+"""Splitting pots: who takes what share of each pot, in whole units (the numpy twin of ``c/showdown.c``).
 
 A k-way split pays each winner 1/k of the pot. Counted in units of
 1/:data:`SPLIT` of a pot (2520 = lcm(1..9)), every share of up to nine
@@ -7,7 +7,8 @@ each pot into a high half and a low half, counted in 1/:data:`HILO_UNIT`.
 
 This module is the one place that splits pots: exact enumeration, Monte
 Carlo and Omaha use it, and so does the numpy reference walker for its
-``score`` and ``score_tuples`` (the C core's scoring twins them).
+``score`` and ``score_tuples`` (the C core's scoring twins them). It sits
+on the kernels' floor so that both the kernels and the odds above may use it.
 
 >>> values = np.array([[7000, 5000, 6000], [7000, 6000, 6000], [10, 20, 30]], dtype=np.uint16)
 >>> shares(values).tolist()  # board 0 split two ways, board 1 won alone, board 2 split two ways
