@@ -409,7 +409,6 @@ STILL_UPWARD = {
     ("twoplustwo.tables.load", "twoplustwo.kernels.choice"),
     ("twoplustwo.tables.load", "twoplustwo.kernels.interface"),
     ("twoplustwo.tables.default", "twoplustwo.kernels.choice"),
-    ("twoplustwo.tables.default", "twoplustwo.kernels.pool"),
 }
 #: The builder's imports of the command line still to be moved.
 BUILDER_STILL_USES_CLI = {("twoplustwo_builder.__main__", "twoplustwo.cli.cluster")}

@@ -30,7 +30,6 @@ import os
 import sys
 import threading
 
-from twoplustwo.kernels import pool
 from twoplustwo.kernels.choice import serve_default
 from twoplustwo.tables import system
 from twoplustwo.tables.format import MANIFEST, bundle_name
@@ -167,8 +166,10 @@ def _load_default() -> Tables:
 
 
 def _fresh_lock_in_child() -> None:
+    # A lock some other parent thread held at the fork would stay locked forever.
     global _lock
     _lock = threading.Lock()
 
 
-pool.after_fork(_fresh_lock_in_child)
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_lock_in_child)
