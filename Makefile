@@ -48,7 +48,7 @@ test-asan: tables
 
 # Everything but the tests marked slow: a quick check while editing.
 test-fast: tables
-	$(PY) -m pytest -q -m "not slow"
+	$(PY) -m pytest -q -n auto -m "not slow"
 
 lint: $(STAMP)
 	$(PY) -m ruff check .
