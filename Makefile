@@ -37,10 +37,9 @@ abstraction: tables
 # spread over the machine's cores by pytest-xdist. Each test of the floors
 # that run kernels runs on the C core and on the numpy reference in the
 # same session, and the portable paths run in a child pytest
-# (tests/conftest.py says which and why). --dist loadgroup keeps together
-# the tests marked xdist_group.
+# (tests/conftest.py says which and why).
 test: tables
-	$(PY) -m pytest -q -n auto --dist loadgroup
+	$(PY) -m pytest -q -n auto
 
 # The C core built with -fsanitize=address,undefined, exercised in a child Python.
 test-asan: tables
