@@ -1,0 +1,104 @@
+"""``twoplustwo info`` and ``verify`` on sets with part of a street's strength tables, and where tables cannot be made.
+
+A street's strength is read from the roles ``format.STRENGTH_STREETS``
+gives it, all of them (spec/README.md, section 14): ``strength()`` refuses
+a set listing only some (``tests/tables/test_strength_roles.py``), and the
+commands say the same, in the same words.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from twoplustwo.cli import main
+from twoplustwo.tables.default import clear_cache
+from twoplustwo.tables.format import MANIFEST, STRENGTH_ROLES, npy_header, strength_gap
+from twoplustwo.tables.load import ENV_VAR, default_path
+from twoplustwo.tables.publish import content_name
+
+UseTables = Callable[[Path], None]
+
+
+@pytest.fixture
+def use_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[UseTables]:
+    """Point the default tables at a directory, forgetting what was loaded."""
+
+    def use(path: Path) -> None:
+        monkeypatch.setenv(ENV_VAR, str(path))
+        clear_cache()
+
+    yield use
+    clear_cache()
+
+
+def set_with(tmp_path: Path, roles: list[str]) -> Path:
+    """The default set as symlinks, with a real manifest that also lists a file of zeros for each strength role."""
+    dst = tmp_path / "tables"
+    shutil.copytree(default_path().resolve(), dst, copy_function=os.symlink, ignore=shutil.ignore_patterns(".*"))
+    m = json.loads((dst / MANIFEST).read_text())
+    (dst / MANIFEST).unlink()
+    for role in roles:
+        length = STRENGTH_ROLES[role]
+        data = npy_header("<u4", length, 128) + np.zeros(length, dtype="<u4").tobytes()
+        sha = hashlib.sha256(data).hexdigest()
+        (dst / content_name(role, sha)).write_bytes(data)
+        m["files"].append({"name": content_name(role, sha), "role": role, "dtype": "<u4", "shape": [length],
+                           "offset": 128, "nbytes": 4 * length, "sha256": sha})  # fmt: skip
+    (dst / MANIFEST).write_text(json.dumps(m))
+    return dst
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def strength_line(out: str) -> str:
+    (line,) = [line for line in out.splitlines() if line.startswith("strength ")]
+    return line
+
+
+PARTIAL = ["strength/preflop/sum", "strength/preflop/histogram"]  # no strength/preflop/sum2
+
+
+def test_info_names_the_role_a_street_lacks(
+    tmp_path: Path, use_tables: UseTables, capsys: pytest.CaptureFixture[str]
+) -> None:
+    use_tables(set_with(tmp_path, PARTIAL))
+    code, out, err = run(["info"], capsys)
+    # The set loads and serves hold'em: info describes it, the refused street included.
+    assert (code, err) == (0, "")
+    gap = strength_gap(set(PARTIAL), "preflop")
+    assert gap is not None and "but not strength/preflop/sum2" in gap
+    assert strength_line(out) == f"strength        preflop (0 MiB; refused: {gap})"
+
+
+def test_verify_refuses_a_street_that_lacks_a_role(
+    tmp_path: Path, use_tables: UseTables, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tables = set_with(tmp_path, PARTIAL)
+    use_tables(tables)
+    code, out, err = run(["verify", "--sizes", "5"], capsys)
+    assert (code, out) == (1, "")
+    assert err == f"twoplustwo: error: {tables / MANIFEST}: {strength_gap(set(PARTIAL), 'preflop')}\n"
+
+
+def test_info_and_verify_on_a_street_with_all_it_needs(
+    tmp_path: Path, use_tables: UseTables, capsys: pytest.CaptureFixture[str]
+) -> None:
+    use_tables(set_with(tmp_path, ["strength/preflop/sum", "strength/preflop/sum2"]))
+    code, out, err = run(["info"], capsys)
+    assert (code, err) == (0, "")
+    assert strength_line(out) == "strength        preflop (0 MiB)"
+    code, out, err = run(["verify", "--sizes", "5"], capsys)
+    assert (code, err) == (0, "")
+    assert "strength tables of the preflop whole" in out
