@@ -102,3 +102,36 @@ def test_info_and_verify_on_a_street_with_all_it_needs(
     code, out, err = run(["verify", "--sizes", "5"], capsys)
     assert (code, err) == (0, "")
     assert "strength tables of the preflop whole" in out
+
+
+# ------------------------------------------------------------- where the default tables cannot be made
+
+
+@pytest.mark.parametrize("how", ["a file in the way", "a symlink loop"])
+def test_info_reports_a_default_directory_that_cannot_be_made_as_it_reports_missing_tables(
+    tmp_path: Path, use_tables: UseTables, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    how: str,
+) -> None:  # fmt: skip
+    from tests.tables.test_bundle import END, set_members, write_zst
+    from tests.tinysets import tiny_files
+    from twoplustwo.cli import EXIT_TABLES
+    from twoplustwo.tables import default
+
+    bundle = write_zst(tmp_path / "bundle.tar.zst", [*set_members(*tiny_files(2)), END])
+    monkeypatch.setattr(default, "BUNDLED", str(bundle))
+    if how == "a file in the way":
+        (tmp_path / "file").write_text("mine")
+        target = tmp_path / "file" / "tables"
+    else:
+        os.symlink(tmp_path / "loop", tmp_path / "loop")
+        target = tmp_path / "loop" / "tables"
+    use_tables(target)
+    code, out, err = run(["info"], capsys)
+    assert (code, out) == (EXIT_TABLES, "")
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"twoplustwo: error: no tables at {target}, and the package's bundle cannot be installed")
+    assert err.endswith(f"; set ${ENV_VAR} to a directory that can hold them\n")
+    # The exit code of missing tables, where a bundle could have been installed but none is.
+    monkeypatch.setattr(default, "BUNDLED", str(tmp_path / "none.tar.zst"))
+    use_tables(tmp_path / "empty")
+    assert run(["info"], capsys)[0] == EXIT_TABLES
