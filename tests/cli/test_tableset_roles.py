@@ -8,21 +8,18 @@ commands say the same, in the same words.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.tables.test_strength_roles import set_on_disk
 from twoplustwo.cli import main
 from twoplustwo.tables.default import clear_cache
-from twoplustwo.tables.format import MANIFEST, STRENGTH_ROLES, npy_header, strength_gap
-from twoplustwo.tables.load import ENV_VAR, default_path
-from twoplustwo.tables.publish import content_name
+from twoplustwo.tables.format import MANIFEST, STRENGTH_ROLES, strength_gap
+from twoplustwo.tables.load import ENV_VAR
 
 UseTables = Callable[[Path], None]
 
@@ -39,23 +36,6 @@ def use_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[UseTables]:
     clear_cache()
 
 
-def set_with(tmp_path: Path, roles: list[str]) -> Path:
-    """The default set as symlinks, with a real manifest that also lists a file of zeros for each strength role."""
-    dst = tmp_path / "tables"
-    shutil.copytree(default_path().resolve(), dst, copy_function=os.symlink, ignore=shutil.ignore_patterns(".*"))
-    m = json.loads((dst / MANIFEST).read_text())
-    (dst / MANIFEST).unlink()
-    for role in roles:
-        length = STRENGTH_ROLES[role]
-        data = npy_header("<u4", length, 128) + np.zeros(length, dtype="<u4").tobytes()
-        sha = hashlib.sha256(data).hexdigest()
-        (dst / content_name(role, sha)).write_bytes(data)
-        m["files"].append({"name": content_name(role, sha), "role": role, "dtype": "<u4", "shape": [length],
-                           "offset": 128, "nbytes": 4 * length, "sha256": sha})  # fmt: skip
-    (dst / MANIFEST).write_text(json.dumps(m))
-    return dst
-
-
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     code = main(args)
     out, err = capsys.readouterr()
@@ -68,6 +48,11 @@ def strength_line(out: str) -> str:
 
 
 PARTIAL = ["strength/preflop/sum", "strength/preflop/histogram"]  # no strength/preflop/sum2
+
+
+def set_with(tmp_path: Path, roles: list[str]) -> Path:
+    """The default set on disk with a file of zeros for each of these strength roles."""
+    return set_on_disk(tmp_path, {role: np.zeros(STRENGTH_ROLES[role], dtype=np.uint32) for role in roles})
 
 
 def test_info_names_the_role_a_street_lacks(

@@ -277,6 +277,28 @@ def test_strength_lookups_say_which_table_the_set_lacks(program: Path) -> None:
     assert "0, 3, 4 or 5 board cards" in r.stderr
 
 
+def test_strength_lookups_read_a_street_from_both_its_roles_or_refuse_it(program: Path, tmp_path: Path) -> None:
+    # Section 14: a street is read from its two roles together; a set listing
+    # only part of them is refused on that street, naming the missing role
+    # (the preflop's files are small; the rule is the same on every street).
+    from tests.tables.test_strength_roles import HANDS, read, set_on_disk, street_arrays, with_arrays
+
+    arrays = street_arrays("preflop")
+    needs = ["strength/preflop/sum", "strength/preflop/sum2"]
+    whole = set_on_disk(tmp_path / "whole", {r: arrays[r] for r in needs})
+    r = run(program, "--strength", whole, stdin=HANDS["preflop"] + "\n")
+    assert r.returncode == 0, r.stderr
+    want = read(with_arrays({r: arrays[r] for r in needs}), "preflop")
+    assert want is not None
+    *cards, ehs, ehs2 = r.stdout.split()
+    assert (cards, float(ehs), float(ehs2)) == (HANDS["preflop"].split(), want.ehs[0], want.ehs2[0])
+    for missing in reversed(needs):  # sum2 first: without it the reader read through a null pointer
+        part = set_on_disk(tmp_path / missing.replace("/", "."), {k: a for k, a in arrays.items() if k != missing})
+        r = run(program, "--strength", part, stdin=HANDS["preflop"] + "\n")
+        assert (r.returncode, r.stdout) == (1, ""), r.stderr
+        assert r.stderr.startswith("eval: line 1: ") and f"but not {missing}:" in r.stderr, r.stderr
+
+
 def test_usage_errors(program: Path) -> None:
     for args in (["--bogus"], ["--all", "--check"], ["a", "b"], ["--vectors"], ["--game"], ["--strength", "--all"]):
         r = run(program, *args)

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import os
+import shutil
 from itertools import combinations
 from math import comb
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,16 +19,18 @@ from twoplustwo import HandIndexer, evaluate, evaluate_batch
 from twoplustwo.odds.strength import StrengthArrays, from_tables, strength, strength_batch
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.format import (
+    MANIFEST,
     STRENGTH_BINS,
     STRENGTH_ROLES,
     STRENGTH_STREETS,
     TableError,
     check_shapes,
+    npy_header,
     parse_manifest,
     strength_gap,
     strength_served,
 )
-from twoplustwo.tables.load import Tables
+from twoplustwo.tables.load import Tables, default_path
 from twoplustwo.tables.publish import content_name
 from twoplustwo.vocab.cards import parse_cards
 
@@ -112,6 +118,22 @@ def with_arrays(arrays: dict[str, np.ndarray]) -> Tables:
     """The default set with these strength arrays beside its own."""
     plain = get_tables()
     return Tables(plain.path, plain.manifest, {**plain.buffers, **arrays})
+
+
+def set_on_disk(tmp_path: Path, arrays: dict[str, np.ndarray]) -> Path:
+    """The default set as symlinks in ``tmp_path / "tables"``, its manifest also listing a <u4 file of each array."""
+    dst = tmp_path / "tables"
+    shutil.copytree(default_path().resolve(), dst, copy_function=os.symlink, ignore=shutil.ignore_patterns(".*"))
+    m = json.loads((dst / MANIFEST).read_text())
+    (dst / MANIFEST).unlink()  # a real file, never a write through the symlink
+    for role, a in arrays.items():
+        data = npy_header("<u4", len(a), 128) + a.astype("<u4").tobytes()
+        sha = hashlib.sha256(data).hexdigest()
+        (dst / content_name(role, sha)).write_bytes(data)
+        m["files"].append({"name": content_name(role, sha), "role": role, "dtype": "<u4", "shape": [len(a)],
+                           "offset": 128, "nbytes": 4 * len(a), "sha256": sha})  # fmt: skip
+    (dst / MANIFEST).write_text(json.dumps(m))
+    return dst
 
 
 def read(t: Tables, street: str, bins: int | None = None) -> StrengthArrays | None:
