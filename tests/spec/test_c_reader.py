@@ -330,11 +330,43 @@ def _run_cases(exe: Path, verify: bool, sanitizers: bool) -> list[str]:
             missing = [n for n in case["names"] if n not in r.stderr]
             if len(lines) != 1 or missing:
                 failures.append(f"{case['name']}: error should be one line naming {missing}: {r.stderr!r}")
-        elif "vectors" in case:
-            v = run(exe, "--vectors", FIXTURES / case["vectors"], path, sanitizers=sanitizers)
-            if v.returncode != 0:
-                failures.append(f"{case['name']}: vectors: {v.stderr.strip()[-2000:]}")
+        else:
+            if "vectors" in case:
+                v = run(exe, "--vectors", FIXTURES / case["vectors"], path, sanitizers=sanitizers)
+                if v.returncode != 0:
+                    failures.append(f"{case['name']}: vectors: {v.stderr.strip()[-2000:]}")
+            if "strength" in case:
+                failures += _strength_failures(exe, case, path, sanitizers)
     return failures
+
+
+def _strength_failures(exe: Path, case: dict[str, Any], path: Path, sanitizers: bool) -> list[str]:
+    """``eval --strength`` of every preflop class: served as the fixtures' README documents, or refused by name."""
+    from tests.spec.test_conformance import tiny_strength
+    from twoplustwo import HandIndexer
+
+    holes = HandIndexer((2,)).unindex(np.arange(169, dtype=np.uint64))
+    lines = "".join(format_cards(h.tolist()) + "\n" for h in holes)
+    r = run(exe, "--strength", path, stdin=lines, sanitizers=sanitizers)
+    name, boards = case["name"], comb(50, 5)
+    if "Sanitizer" in r.stderr or "runtime error" in r.stderr:
+        return [f"{name}: --strength: {r.stderr.strip()[-2000:]}"]
+    if case["strength"] == {"preflop": "refuse"}:
+        errors = r.stderr.splitlines()
+        named = all(n in x for x in errors for n in case["names"])
+        if r.returncode != 1 or r.stdout or len(errors) != 169 or not named:
+            return [f"{name}: --strength should refuse each line naming {case['names']}: {r.stderr[-500:]!r}"]
+        return []
+    assert case["strength"] == {"preflop": "serve"}
+    if r.returncode != 0:
+        return [f"{name}: --strength: {r.stderr.strip()[-2000:]}"]
+    for i, line in enumerate(r.stdout.splitlines()):
+        first, second, _ = tiny_strength(i)
+        want = [format_cards(holes[i].tolist()), first / (1980 * boards), second / (1980**2 * boards)]
+        *cards, ehs, ehs2 = line.split()
+        if [" ".join(cards), float(ehs), float(ehs2)] != want:
+            return [f"{name}: --strength of class {i}: {line!r}, expected {want}"]
+    return []
 
 
 @pytest.mark.parametrize("verify", [False, True], ids=["check", "verify"])
