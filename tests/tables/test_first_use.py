@@ -153,7 +153,7 @@ def _unmakeable(tmp_path: Path, how: str) -> Path:
         return tmp_path / "tables"
     if how == "a directory without write permission":
         if os.geteuid() == 0:
-            pytest.skip("root writes into a read-only directory (see the sysfs case)")
+            pytest.skip("root writes into a read-only directory (see the next test and the sysfs case)")
         (tmp_path / "ro").mkdir(mode=0o555)
         return tmp_path / "ro" / "tables"
     assert how == "sysfs, where not even root may make a directory"
@@ -193,3 +193,49 @@ def test_a_default_directory_that_cannot_be_made_is_a_table_error_naming_it_and_
         assert reason.startswith((os.strerror(errno.EACCES), os.strerror(errno.EPERM), os.strerror(errno.EROFS)))
     # Nothing made, nothing changed.
     assert sorted(os.listdir(tmp_path)) == before
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not hasattr(os, "geteuid") or os.geteuid() != 0, reason="root only")
+def test_a_directory_without_write_permission_is_a_table_error_for_a_user_that_is_not_root(bundled: Path) -> None:
+    # Root may write anywhere, so a forked child becomes nobody first. Its
+    # files live outside pytest's temporary directory, which only root may enter.
+    import pwd
+    import shutil
+    import tempfile
+
+    try:
+        nobody = pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no user nobody")
+    base = Path(tempfile.mkdtemp())
+    try:
+        base.chmod(0o755)
+        default.BUNDLED = str(shutil.copy(bundled, base / "bundle.tar.zst"))  # the fixture's monkeypatch undoes it
+        (base / "ro").mkdir(mode=0o555)
+        (base / "ro").chmod(0o555)
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: report each outcome on the pipe, then leave without running pytest's clean-up
+            try:
+                os.setgid(nobody.pw_gid)
+                os.setuid(nobody.pw_uid)
+                for target in (base / "ro" / "tables", base / "ro"):
+                    os.environ[ENV_VAR] = str(target)
+                    try:
+                        default.load_tables()
+                        outcome = "loaded"
+                    except Exception as e:
+                        outcome = f"{type(e).__name__}: {e}"
+                    os.write(write, (outcome.replace("\n", " ") + "\n").encode())
+            finally:
+                os._exit(0)
+        os.close(write)
+        with os.fdopen(read) as fh:
+            lines = fh.read().splitlines()
+        os.waitpid(pid, 0)
+    finally:
+        shutil.rmtree(base)
+    assert len(lines) == 2, lines
+    for line, target in zip(lines, (base / "ro" / "tables", base / "ro")):
+        assert line.startswith(f"TableError: no tables at {target}, and the package's bundle cannot be installed"), line
+        assert f": {os.strerror(errno.EACCES)} ({base / 'ro'}" in line and f"set ${ENV_VAR}" in line, line
