@@ -216,6 +216,8 @@ class Case:
     range_check: str | None = None
     #: Walks of this set give the values of tiny-vectors.txt.
     vectors: bool = False
+    #: For a reader of the strength tables: each street it must serve or refuse (naming ``names``).
+    strength: tuple[tuple[str, str], ...] = ()
 
 
 def _valid() -> _Dir:
@@ -320,6 +322,26 @@ def _unknown_keys(d: _Dir) -> None:
     d.manifest["x-future"] = {"list": [1, 2.5, None, True, "text"], "deep": _nested(62)}
     d.manifest["nodes"]["dag8"] = [1, 52, 1326]
     d.entry("dag7/layer3")["compression"] = "none"
+
+
+#: The preflop strength tables of the strength cases (spec section 14), by the
+#: class index i of the hole cards: sum 1000 i + 1, sum2 i * 2**32 + 7 i (its
+#: high word is i, its low word 7 i), and histogram entry i * 50 + b is b.
+TINY_STRENGTH: dict[str, list[int]] = {
+    "strength/preflop/sum": [1000 * i + 1 for i in range(169)],
+    "strength/preflop/sum2": [w for i in range(169) for w in (7 * i, i)],
+    "strength/preflop/histogram": [b for _ in range(169) for b in range(50)],
+}
+
+
+def _strength(roles: Sequence[str]) -> Callable[[_Set], None]:
+    def change(s: _Set) -> None:
+        for role in roles:
+            s.arrays[role] = list(TINY_STRENGTH[role])
+            s.dtypes[role] = "|u1" if role.endswith("histogram") else "<u4"
+            s.offsets[role] = 128
+
+    return change
 
 
 def _zero_value(s: _Set) -> None:
@@ -478,6 +500,12 @@ CASES: tuple[Case, ...] = (
          "64 levels deep in all", "load", _edit(_unknown_keys), vectors=True),
     Case("zero-value-entry", "dag7/layer7[5] is 0: in range, since a last layer's dead entries may be 0",
          "load", _edit_set(_zero_value)),
+    Case("strength-preflop", "the preflop strength tables (section 14): sum, sum2 and histogram, as documented",
+         "load", _edit_set(_strength(list(TINY_STRENGTH))), vectors=True, strength=(("preflop", "serve"),)),
+    Case("strength-partial", "strength/preflop/sum and histogram without strength/preflop/sum2: the set loads, "
+         "its preflop strength is refused", "load",
+         _edit_set(_strength(["strength/preflop/sum", "strength/preflop/histogram"])), ("strength/preflop/sum2",),
+         vectors=True, strength=(("preflop", "refuse"),)),
     # Broken JSON.
     Case("bad-json", "manifest.json cut in half", "reject", _edit_text(lambda t: t[: len(t) // 2]), (M, "JSON")),
     Case("trailing-garbage", "a stray character after the manifest's object", "reject",
@@ -698,6 +726,8 @@ def cases_json() -> str:
             entry["names"] = _resolve(c.names, c.make())
         if c.vectors:
             entry["vectors"] = "tiny-vectors.txt"
+        if c.strength:
+            entry["strength"] = dict(c.strength)
         cases.append(json.dumps(entry, ensure_ascii=False))
     return '{\n"format_version": 1,\n"cases": [\n' + ",\n".join(cases) + "\n]\n}\n"
 
@@ -730,11 +760,17 @@ table directory and load it the way your reader loads tables:
 - `range_check`, when present, is the outcome for a reader that checks every
   entry is in range; otherwise it is `expect`. A reader that does both
   rejects if either says `"reject"`.
-- `names`, for a case some reader rejects, lists what a good error message
-  contains: the file at fault (`manifest.json` or an array's file name) and
-  the field or the part of it (`offset`, `dtype`, `nodes`, `version`, ...).
+- `names`, for a case some reader rejects (or whose strength it refuses),
+  lists what a good error message contains: the file at fault
+  (`manifest.json` or an array's file name) and the field or the part of it
+  (`offset`, `dtype`, `nodes`, `version`, ...), or the missing role.
 - `vectors`, when present, names a file of hands whose values a walk of the
   set must give once loaded.
+- `strength`, when present, is for a reader that serves the strength tables
+  (section 14): it maps a street to `"serve"`, the street is read from the
+  set's tables (below), or `"refuse"`, the set loads but asking for that
+  street's strength is an error naming each of `names`. A reader that does
+  not serve them ignores the key (and the roles).
 
 A reader that crashes, hangs or loads a set it should reject fails the case,
 whatever it prints. The `missing-file` case also tests the retry bound: the
@@ -768,6 +804,15 @@ and a reader that mixes up the two DAGs' files goes wrong. A reader of
 hold'em alone walks `dag7` as before; one that knows game roles checks
 the game's entries too.
 
+`cases/strength-preflop/` adds the preflop strength tables (section 14) of
+made-up numbers: for the hole cards of class index `i` (section 14.1),
+`strength/preflop/sum` is `1000 i + 1`, `strength/preflop/sum2` is
+`i * 2**32 + 7 i` (entry `2i` is `7 i`, entry `2i + 1` is `i`), and the
+histogram's entry `i * 50 + b` is `b`. So `As Ah` (index 90) has `ehs =
+90001 / (1980 * 2118760)` and `ehs2 = (90 * 2**32 + 630) / (1980² *
+2118760)`. `cases/strength-partial/` lists the `sum` and the `histogram`
+but not `sum2`: a street is read from both its roles or refused.
+
 ## Vectors
 
 `vectors.txt` and `tiny-vectors.txt` hold one hand per line: 5 to 7 cards in
@@ -790,10 +835,11 @@ independent evaluator (`twoplustwo_builder.oracles.categoriser`).
 - Python: `tests/spec/test_conformance.py` loads every case with
   `twoplustwo.load_tables(path)` and `load_tables(path, verify=True)` (the
   Python loader does not range-check; numpy's indexing is bounds-checked),
-  and checks every vector.
+  checks every vector, and asks `twoplustwo.strength` of the strength cases.
 - C: `tests/spec/test_c_reader.py` runs `examples/c/eval --check [--verify] DIR`
-  on every case (it always range-checks) and `eval --vectors FILE DIR`, also
-  built with the address and undefined-behaviour sanitizers.
+  on every case (it always range-checks), `eval --vectors FILE DIR` and, for
+  the strength cases, `eval --strength DIR`, also built with the address and
+  undefined-behaviour sanitizers.
 """
 
 

@@ -62,7 +62,8 @@
  *       and prints "<cards> <ehs> <ehs2>" from the strength tables
  *       (section 14): the hand's suit-isomorphic index (section 14.1, with
  *       the hole cards as round 0 and the board as round 1) picks its sums.
- *       A set without the street's table gets an error line per hand.
+ *       A set without the street's tables gets an error line per hand,
+ *       and so does one listing only part of them (naming the missing role).
  *
  *   eval --index ROUNDS < hands.txt
  *       prints the suit-isomorphic index (section 14.1) of each line's
@@ -1894,6 +1895,26 @@ static int run_index(const struct game *g, const char *spec) {
     return bad;
 }
 
+/* The roles a street of k board cards is read from, both (section 14: which
+ * roles serve together), and the histogram it may add; -1 where none. */
+static const int STREET_NEEDS[6][2] = {{PRE_SUM, PRE_SUM2}, {-1, -1}, {-1, -1}, {FLOP_SUM, FLOP_SUM2},
+                                       {TURN_SUM, TURN_SUM2}, {RIVER_WINS, RIVER_TIES}};
+static const int STREET_HIST[6] = {PRE_HIST, -1, -1, FLOP_HIST, -1, -1};
+
+/* Whether the set serves the street of k board cards: both its roles
+ * mapped. If not, err says why: it has none of the street's tables, or only
+ * part of them, naming the role that is missing (never served by half). */
+static int served(const struct tables *t, int k, char *err, size_t len) {
+    const int a = STREET_NEEDS[k][0], b = STREET_NEEDS[k][1], h = STREET_HIST[k];
+    if (t->s[a].base && t->s[b].base) return 1;
+    if (!t->s[a].base && !t->s[b].base && (h < 0 || !t->s[h].base))
+        snprintf(err, len, "the set has no %s table", STRENGTH_ROLE[a]);
+    else
+        snprintf(err, len, "the set lists part of this street's strength tables but not %s: it is read from %s and %s together (section 14)",
+                 STRENGTH_ROLE[t->s[a].base ? b : a], STRENGTH_ROLE[a], STRENGTH_ROLE[b]);
+    return 0;
+}
+
 /* --strength: each line's hole cards and board (0, 3, 4 or 5 cards) looked
  * up in the strength tables (section 14): ehs, ehs2, and on the river W and T. */
 static int run_strength(const struct tables *t, const struct game *g) {
@@ -1915,16 +1936,19 @@ static int run_strength(const struct tables *t, const struct game *g) {
         if (skipped(line)) continue;
         n = parse_cards_of(line, cards, err, sizeof err, g);
         int k = n - 2;
-        if (n >= 0 && (k < 0 || first[k] < 0)) snprintf(err, sizeof err, "%d cards: two hole cards and 0, 3, 4 or 5 board cards", n);
-        else if (n >= 0 && !t->s[first[k]].base) snprintf(err, sizeof err, "the set has no %s table", STRENGTH_ROLE[first[k]]);
-        if (n < 0 || k < 0 || first[k] < 0 || !t->s[first[k]].base) {
+        int ok = n >= 0;
+        if (ok && (k < 0 || first[k] < 0)) {
+            snprintf(err, sizeof err, "%d cards: two hole cards and 0, 3, 4 or 5 board cards", n);
+            ok = 0;
+        } else if (ok) ok = served(t, k, err, sizeof err);
+        if (!ok) {
             fprintf(stderr, "eval: line %ld: %s\n", lineno, err);
             bad = 1;
             continue;
         }
         uint64_t i = index_of(&ix[k], cards), sum, sum2;
         if (k == 5) {
-            uint64_t w = get(&t->s[RIVER_WINS], i), ti = t->s[RIVER_TIES].base ? get(&t->s[RIVER_TIES], i) : 0;
+            uint64_t w = get(&t->s[RIVER_WINS], i), ti = get(&t->s[RIVER_TIES], i);
             sum = 2 * w + ti;
             sum2 = sum * sum;
         } else {

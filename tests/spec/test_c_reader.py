@@ -286,6 +286,28 @@ def test_strength_lookups_say_which_table_the_set_lacks(program: Path) -> None:
     assert "0, 3, 4 or 5 board cards" in r.stderr
 
 
+def test_strength_lookups_read_a_street_from_both_its_roles_or_refuse_it(program: Path, tmp_path: Path) -> None:
+    # Section 14: a street is read from its two roles together; a set listing
+    # only part of them is refused on that street, naming the missing role
+    # (the preflop's files are small; the rule is the same on every street).
+    from tests.tables.test_strength_roles import HANDS, read, set_on_disk, street_arrays, with_arrays
+
+    arrays = street_arrays("preflop")
+    needs = ["strength/preflop/sum", "strength/preflop/sum2"]
+    whole = set_on_disk(tmp_path / "whole", {r: arrays[r] for r in needs})
+    r = run(program, "--strength", whole, stdin=HANDS["preflop"] + "\n")
+    assert r.returncode == 0, r.stderr
+    want = read(with_arrays({r: arrays[r] for r in needs}), "preflop")
+    assert want is not None
+    *cards, ehs, ehs2 = r.stdout.split()
+    assert (cards, float(ehs), float(ehs2)) == (HANDS["preflop"].split(), want.ehs[0], want.ehs2[0])
+    for missing in reversed(needs):  # sum2 first: without it the reader read through a null pointer
+        part = set_on_disk(tmp_path / missing.replace("/", "."), {k: a for k, a in arrays.items() if k != missing})
+        r = run(program, "--strength", part, stdin=HANDS["preflop"] + "\n")
+        assert (r.returncode, r.stdout) == (1, ""), r.stderr
+        assert r.stderr.startswith("eval: line 1: ") and f"but not {missing}:" in r.stderr, r.stderr
+
+
 def test_usage_errors(program: Path) -> None:
     for args in (["--bogus"], ["--all", "--check"], ["a", "b"], ["--vectors"], ["--game"], ["--strength", "--all"]):
         r = run(program, *args)
@@ -317,11 +339,43 @@ def _run_cases(exe: Path, verify: bool, sanitizers: bool) -> list[str]:
             missing = [n for n in case["names"] if n not in r.stderr]
             if len(lines) != 1 or missing:
                 failures.append(f"{case['name']}: error should be one line naming {missing}: {r.stderr!r}")
-        elif "vectors" in case:
-            v = run(exe, "--vectors", FIXTURES / case["vectors"], path, sanitizers=sanitizers)
-            if v.returncode != 0:
-                failures.append(f"{case['name']}: vectors: {v.stderr.strip()[-2000:]}")
+        else:
+            if "vectors" in case:
+                v = run(exe, "--vectors", FIXTURES / case["vectors"], path, sanitizers=sanitizers)
+                if v.returncode != 0:
+                    failures.append(f"{case['name']}: vectors: {v.stderr.strip()[-2000:]}")
+            if "strength" in case:
+                failures += _strength_failures(exe, case, path, sanitizers)
     return failures
+
+
+def _strength_failures(exe: Path, case: dict[str, Any], path: Path, sanitizers: bool) -> list[str]:
+    """``eval --strength`` of every preflop class: served as the fixtures' README documents, or refused by name."""
+    from tests.spec.test_conformance import tiny_strength
+    from twoplustwo import HandIndexer
+
+    holes = HandIndexer((2,)).unindex(np.arange(169, dtype=np.uint64))
+    lines = "".join(format_cards(h.tolist()) + "\n" for h in holes)
+    r = run(exe, "--strength", path, stdin=lines, sanitizers=sanitizers)
+    name, boards = case["name"], comb(50, 5)
+    if "Sanitizer" in r.stderr or "runtime error" in r.stderr:
+        return [f"{name}: --strength: {r.stderr.strip()[-2000:]}"]
+    if case["strength"] == {"preflop": "refuse"}:
+        errors = r.stderr.splitlines()
+        named = all(n in x for x in errors for n in case["names"])
+        if r.returncode != 1 or r.stdout or len(errors) != 169 or not named:
+            return [f"{name}: --strength should refuse each line naming {case['names']}: {r.stderr[-500:]!r}"]
+        return []
+    assert case["strength"] == {"preflop": "serve"}
+    if r.returncode != 0:
+        return [f"{name}: --strength: {r.stderr.strip()[-2000:]}"]
+    for i, line in enumerate(r.stdout.splitlines()):
+        first, second, _ = tiny_strength(i)
+        want = [format_cards(holes[i].tolist()), first / (1980 * boards), second / (1980**2 * boards)]
+        *cards, ehs, ehs2 = line.split()
+        if [" ".join(cards), float(ehs), float(ehs2)] != want:
+            return [f"{name}: --strength of class {i}: {line!r}, expected {want}"]
+    return []
 
 
 @pytest.mark.parametrize("verify", [False, True], ids=["check", "verify"])

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from math import comb
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from twoplustwo import TableError, evaluate, evaluate_batch, load_tables
-from twoplustwo.tables.format import ROLES
+from twoplustwo import HandIndexer, TableError, evaluate, evaluate_batch, load_tables, strength, strength_batch
+from twoplustwo.tables.format import ROLES, STRENGTH_BINS, STRENGTH_ROLES
 from twoplustwo.vocab.cards import parse_cards
 
 FIXTURES = Path(__file__).resolve().parents[2] / "spec" / "conformance"
@@ -64,12 +65,45 @@ def test_python_loader(case: dict[str, Any], verify: bool) -> None:
         return
     t = load_tables(path, verify=verify)
     games = GAME_ROLES if case["name"] == "game-roles" else set()
-    assert set(t.arrays) == ROLES | games
+    assert set(t.arrays) - set(STRENGTH_ROLES) == ROLES | games
+    assert bool(set(t.arrays) & set(STRENGTH_ROLES)) == ("strength" in case)
     if "vectors" in case:
         vectors = read_vectors(FIXTURES / case["vectors"])
         check_walks(t, vectors)
         for _, cards, value in vectors:
             assert evaluate(cards, tables=t) == value
+
+
+def tiny_strength(i: int) -> tuple[int, int, list[int]]:
+    """Sum, sum2 and histogram of preflop class ``i`` in the strength cases, as spec/conformance/README.md says."""
+    return 1000 * i + 1, i * 2**32 + 7 * i, list(range(STRENGTH_BINS))
+
+
+STRENGTH_CASES = [c for c in CASES if "strength" in c]
+
+
+@pytest.mark.parametrize("case", STRENGTH_CASES, ids=[c["name"] for c in STRENGTH_CASES])
+def test_python_strength(case: dict[str, Any]) -> None:
+    t = load_tables(FIXTURES / "cases" / case["name"])
+    assert set(case["strength"]) == {"preflop"}  # the only street with tables small enough for a fixture
+    holes = HandIndexer((2,)).unindex(np.arange(169, dtype=np.uint64)).astype(np.intp)
+    if case["strength"]["preflop"] == "refuse":
+        with pytest.raises(TableError) as e:
+            strength(holes[0].tolist(), tables=t)
+        with pytest.raises(TableError) as batch:
+            strength_batch(holes, holes[:, :0], tables=t)
+        for name in case["names"]:
+            assert name in str(e.value) and name in str(batch.value), f"{case['name']}: {name!r} not named"
+        return
+    assert case["strength"]["preflop"] == "serve"
+    got = strength_batch(holes, holes[:, :0], bins=STRENGTH_BINS, tables=t)
+    boards = comb(50, 5)
+    for i in range(169):
+        first, second, histogram = tiny_strength(i)
+        assert (got.ehs[i], got.ehs2[i]) == (first / (1980 * boards), second / (1980**2 * boards))
+        assert got.histogram is not None and got.histogram[i].tolist() == histogram
+    one = strength("As Ah", tables=t)
+    assert (one.ehs, one.ehs2) == (90001 / (1980 * boards), (90 * 2**32 + 630) / (1980**2 * boards))
 
 
 def test_the_tiny_games_dag_follows_its_documented_rule() -> None:

@@ -8,6 +8,7 @@ wheel, built and installed into a fresh virtualenv, is
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import subprocess
@@ -134,3 +135,107 @@ def test_processes_that_start_together_install_once_and_all_load(bundled: Path, 
     names = set(os.listdir(target))
     listed = {f["name"] for f in json.loads((target / MANIFEST).read_text())["files"]}
     assert names == listed | {MANIFEST, ".lock"}, names
+
+
+def _unmakeable(tmp_path: Path, how: str) -> Path:
+    """A default directory the bundle cannot be installed into, ``how`` says why."""
+    if how == "a file in the way":
+        (tmp_path / "file").write_text("mine")
+        return tmp_path / "file" / "twoplustwo" / "tables"
+    if how == "a file in its place":
+        (tmp_path / "tables").write_text("mine")
+        return tmp_path / "tables"
+    if how == "a symlink loop":
+        os.symlink(tmp_path / "loop", tmp_path / "loop")
+        return tmp_path / "loop" / "tables"
+    if how == "a symlink loop in its place":
+        os.symlink(tmp_path / "tables", tmp_path / "tables")
+        return tmp_path / "tables"
+    if how == "a directory without write permission":
+        if os.geteuid() == 0:
+            pytest.skip("root writes into a read-only directory (see the next test and the sysfs case)")
+        (tmp_path / "ro").mkdir(mode=0o555)
+        return tmp_path / "ro" / "tables"
+    assert how == "sysfs, where not even root may make a directory"
+    if not os.path.isdir("/sys/kernel") or os.path.lexists("/sys/twoplustwo"):
+        pytest.skip("no sysfs here")
+    return Path("/sys/twoplustwo/tables")
+
+
+UNMAKEABLE = [
+    "a file in the way",
+    "a file in its place",
+    "a symlink loop",
+    "a symlink loop in its place",
+    "a directory without write permission",
+    "sysfs, where not even root may make a directory",
+]
+
+
+@pytest.mark.parametrize("how", UNMAKEABLE)
+def test_a_default_directory_that_cannot_be_made_is_a_table_error_naming_it_and_the_variable(
+    bundled: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    target = _unmakeable(tmp_path, how)
+    before = sorted(os.listdir(tmp_path))
+    monkeypatch.setenv(ENV_VAR, str(target))
+    with pytest.raises(TableError) as e:
+        default.load_tables()
+    message = str(e.value)
+    assert message.startswith(f"no tables at {target}, and the package's bundle cannot be installed there: ")
+    assert message.endswith(f"; set ${ENV_VAR} to a directory that can hold them"), message
+    reason = message.split(" there: ")[1].split(f"; set ${ENV_VAR}")[0]
+    if "file" in how:
+        assert reason == f"{tmp_path / ('file' if 'way' in how else 'tables')} is not a directory"
+    elif "loop" in how:
+        assert reason.startswith(os.strerror(errno.ELOOP)) and str(tmp_path) in reason
+    else:
+        assert reason.startswith((os.strerror(errno.EACCES), os.strerror(errno.EPERM), os.strerror(errno.EROFS)))
+    # Nothing made, nothing changed.
+    assert sorted(os.listdir(tmp_path)) == before
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not hasattr(os, "geteuid") or os.geteuid() != 0, reason="root only")
+def test_a_directory_without_write_permission_is_a_table_error_for_a_user_that_is_not_root(bundled: Path) -> None:
+    # Root may write anywhere, so a forked child becomes nobody first. Its
+    # files live outside pytest's temporary directory, which only root may enter.
+    import pwd
+    import shutil
+    import tempfile
+
+    try:
+        nobody = pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no user nobody")
+    base = Path(tempfile.mkdtemp())
+    try:
+        base.chmod(0o755)
+        default.BUNDLED = str(shutil.copy(bundled, base / "bundle.tar.zst"))  # the fixture's monkeypatch undoes it
+        (base / "ro").mkdir(mode=0o555)
+        (base / "ro").chmod(0o555)
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: report each outcome on the pipe, then leave without running pytest's clean-up
+            try:
+                os.setgid(nobody.pw_gid)
+                os.setuid(nobody.pw_uid)
+                for target in (base / "ro" / "tables", base / "ro"):
+                    os.environ[ENV_VAR] = str(target)
+                    try:
+                        default.load_tables()
+                        outcome = "loaded"
+                    except Exception as e:
+                        outcome = f"{type(e).__name__}: {e}"
+                    os.write(write, (outcome.replace("\n", " ") + "\n").encode())
+            finally:
+                os._exit(0)
+        os.close(write)
+        with os.fdopen(read) as fh:
+            lines = fh.read().splitlines()
+        os.waitpid(pid, 0)
+    finally:
+        shutil.rmtree(base)
+    assert len(lines) == 2, lines
+    for line, target in zip(lines, (base / "ro" / "tables", base / "ro")):
+        assert line.startswith(f"TableError: no tables at {target}, and the package's bundle cannot be installed"), line
+        assert f": {os.strerror(errno.EACCES)} ({base / 'ro'}" in line and f"set ${ENV_VAR}" in line, line

@@ -12,7 +12,17 @@ from twoplustwo import __version__
 from twoplustwo.cli.output import aligned, is_stdout, stdout_fd
 from twoplustwo.kernels.choice import ENV_VAR as BACKEND_VAR
 from twoplustwo.kernels.choice import backend
-from twoplustwo.tables.format import FORMAT_VERSION, STRENGTH_ROLES, TableError, parse_bucket_role, role_dag
+from twoplustwo.tables.format import (
+    FORMAT_VERSION,
+    MANIFEST,
+    STRENGTH_ROLES,
+    STRENGTH_STREETS,
+    TableError,
+    parse_bucket_role,
+    role_dag,
+    strength_gap,
+    strength_served,
+)
 from twoplustwo.vocab.values import differs_from_published
 
 __all__ = [
@@ -68,7 +78,13 @@ def cmd_info(args: argparse.Namespace) -> int:
         dag = role_dag(f["role"])
         assert dag is not None  # the loader keeps the roles it knows, and only those
         dag_bytes[dag] = dag_bytes.get(dag, 0) + f["nbytes"]
-    present = ", ".join(f"{street} ({n / 2**20:,.0f} MiB)" for street, n in sorted(strength_bytes.items()))
+    # A street listing only part of what it needs is refused by strength(): say so here, in the same words.
+    roles = {f["role"] for f in m["files"]}
+    present = ", ".join(
+        f"{street} ({n / 2**20:,.0f} MiB" + ("" if gap is None else f"; refused: {gap}") + ")"
+        for street, n in sorted(strength_bytes.items())
+        for gap in [strength_gap(roles, street)]
+    )
     print(f"{'strength':<15} {present or 'none (python -m twoplustwo_builder --strength, or make strength)'}")
     print(f"{'buckets':<15} {', '.join(sorted(buckets)) or 'none (twoplustwo abstraction)'}")
     print("nodes per depth:")
@@ -133,6 +149,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     t = load_tables(verify=True)
     checked = [f"{len(t.manifest['files'])} files match their sha256"]
+    # The strength tables' rule, as strength() applies it: a street listing only part of what it needs fails here.
+    roles = {f["role"] for f in t.manifest["files"]}
+    served = [street for street in STRENGTH_STREETS if strength_served(roles, street, t.path / MANIFEST)]
+    if served:
+        checked.append(f"strength tables of the {', '.join(served)} whole")
     # Hashes only prove the files are the ones the manifest lists; the
     # histograms prove the manifest's tables actually rank hands right.
     for n in args.sizes:

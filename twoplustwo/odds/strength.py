@@ -42,7 +42,7 @@ from twoplustwo.hands.isomorphism import canonical_boards
 from twoplustwo.kernels import pool
 from twoplustwo.odds.exact import completions
 from twoplustwo.tables.default import get_tables
-from twoplustwo.tables.format import STRENGTH_BINS
+from twoplustwo.tables.format import MANIFEST, STRENGTH_BINS, strength_served
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.combos import CLASS_OF, CLASS_ROWS, COMBO_ROW, N_COMBOS
@@ -109,7 +109,9 @@ def strength(
 
     ``hole`` and ``board`` are card ints or text (``"As Kd"``); ``bins`` a
     positive int for the histogram. Raises ``ValueError`` for a card twice,
-    a hand without two cards or a board of 1 or 2 cards.
+    a hand without two cards or a board of 1 or 2 cards, and
+    :class:`~twoplustwo.tables.format.TableError` for a set that lists only
+    part of the street's strength tables (spec/README.md, section 14).
 
     >>> s = strength("Ah Kh", "Qh Jh 2c 3d", bins=4)  # a flush draw and a gutshot, one card to come
     >>> round(s.ehs, 4), s.histogram.tolist()  # the 18 rivers that miss leave ace high; 18 make the nuts
@@ -194,16 +196,18 @@ def from_tables(
     section 14) hold exact sums per suit-isomorphic index; they serve every
     ``bins`` on the river, and ``bins`` None or :data:`STRENGTH_BINS` before it
     (None only, on the turn). Reads give exactly what the sweeps compute.
+    A street is read from the roles
+    :data:`~twoplustwo.tables.format.STRENGTH_STREETS` gives it, all of
+    them: a set that lists only some raises
+    :class:`~twoplustwo.tables.format.TableError` naming the missing one
+    (:func:`~twoplustwo.tables.format.strength_served`).
     """
     k = boards.shape[1]
     street = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}[k]
     arrays = t.arrays
-    if k == 5:
-        if "strength/river/wins" not in arrays or "strength/river/ties" not in arrays:
-            return None
-    elif f"strength/{street}/sum" not in arrays or (
-        bins is not None and (bins != STRENGTH_BINS or f"strength/{street}/histogram" not in arrays)
-    ):
+    if not strength_served(arrays.keys(), street, t.path / MANIFEST):
+        return None
+    if k != 5 and bins is not None and (bins != STRENGTH_BINS or f"strength/{street}/histogram" not in arrays):
         return None
     found = HandIndexer((2, k) if k else (2,)).index(np.concatenate([holes, boards], axis=1).astype(np.uint8))
     at = np.asarray(found, dtype=np.intp).reshape(-1)

@@ -32,8 +32,8 @@ import threading
 
 from twoplustwo.kernels.choice import serve_default
 from twoplustwo.tables import system
-from twoplustwo.tables.format import MANIFEST, bundle_name
-from twoplustwo.tables.load import Tables, default_dir, open_tables
+from twoplustwo.tables.format import MANIFEST, TableError, bundle_name
+from twoplustwo.tables.load import ENV_VAR, Tables, default_dir, open_tables
 
 __all__ = ["BUNDLED", "clear_cache", "get_tables", "install_bundled", "load_tables", "tables_at"]
 
@@ -48,14 +48,36 @@ def load_tables(path: str | os.PathLike[str] | None = None, *, verify: bool = Fa
     the package's bundle is installed first if no set is there
     (:func:`install_bundled`). ``verify=True`` also hashes every byte.
     Missing tables raise :class:`~twoplustwo.tables.format.TableError`
-    saying how to build or install them. A manifest or listed file that is
-    not a regular file raises it too, naming it (a FIFO is refused, never
-    waited on); a symbolic link to a regular file is fine.
+    saying how to build or install them, and so does a default directory
+    the bundle cannot be installed into (a file in the way, a symbolic link
+    loop, no permission), naming it, the reason and ``$TWOPLUSTWO_TABLES``.
+    A manifest or listed file that is not a regular file raises it too,
+    naming it (a FIFO is refused, never waited on); a symbolic link to a
+    regular file is fine.
     """
     if path is None:
         path = default_dir()
-        install_bundled(path)
+        try:
+            install_bundled(path)
+        except OSError as e:
+            raise TableError(
+                f"no tables at {path}, and the package's bundle cannot be installed there: {_reason(path, e)}; "
+                f"set ${ENV_VAR} to a directory that can hold them"
+            ) from None
     return open_tables(path, verify=verify)
+
+
+def _reason(path: str, e: OSError) -> str:
+    """What stopped an install into ``path``: the file in the way, else the system's words and what they are about."""
+    if isinstance(e, (NotADirectoryError, FileExistsError)):
+        # The system names the directory it could not make; the user needs the file that stands in its way.
+        p = os.path.abspath(path)
+        while not os.path.isdir(p) and os.path.dirname(p) != p:
+            if os.path.lexists(p):
+                return f"{p} is not a directory"
+            p = os.path.dirname(p)
+    where = f" ({e.filename})" if e.filename else ""
+    return f"{e.strerror or e}{where}"
 
 
 def install_bundled(target: str | os.PathLike[str]) -> bool:

@@ -32,6 +32,7 @@ import stat
 # typing's names are for the type checker only (twoplustwo/__init__.py says why).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from typing import Any
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "MAX_BUCKETS",
     "STRENGTH_BINS",
     "STRENGTH_ROLES",
+    "STRENGTH_STREETS",
     "TableError",
     "check_header",
     "check_shapes",
@@ -65,6 +67,8 @@ __all__ = [
     "parse_manifest",
     "role_dag",
     "sha256_file",
+    "strength_gap",
+    "strength_served",
 ]
 
 #: Bumped whenever the card or value contract or the file layout changes.
@@ -136,6 +140,63 @@ STRENGTH_ROLES: dict[str, int] = {
     "strength/preflop/sum2": 2 * 169,
     "strength/preflop/histogram": 169 * STRENGTH_BINS,
 }
+
+#: Which strength roles serve together (spec/README.md, section 14): a
+#: street's strength comes from the roles it lists here, all of them, and
+#: its ``histogram`` (where it has one) adds ``bins=STRENGTH_BINS`` on top.
+#: A set listing none of a street's roles does not serve it; one listing
+#: some but not all the street needs is refused on that street
+#: (:func:`strength_served`), never served by half.
+STRENGTH_STREETS: dict[str, tuple[str, ...]] = {
+    "river": ("strength/river/wins", "strength/river/ties"),
+    "turn": ("strength/turn/sum", "strength/turn/sum2"),
+    "flop": ("strength/flop/sum", "strength/flop/sum2"),
+    "preflop": ("strength/preflop/sum", "strength/preflop/sum2"),
+}
+
+
+def strength_gap(roles: Collection[str], street: str) -> str | None:
+    """Why a set listing ``roles`` cannot serve ``street`` although it lists some of its strength roles, or None.
+
+    None when it lists every role the street needs (:data:`STRENGTH_STREETS`),
+    or none of the street's roles at all.
+
+    >>> print(strength_gap({"strength/turn/sum"}, "turn"))  # doctest: +ELLIPSIS
+    lists strength/turn/sum but not strength/turn/sum2: the turn's strength is read from ... together (...)
+    >>> strength_gap(set(), "turn") is None and strength_gap(set(STRENGTH_ROLES), "turn") is None
+    True
+    """
+    needs = STRENGTH_STREETS[street]
+    missing = [r for r in needs if r not in roles]
+    listed = [r for r in STRENGTH_ROLES if r.split("/")[1] == street and r in roles]
+    if not missing or not listed:
+        return None
+    return (
+        f"lists {', '.join(listed)} but not {', '.join(missing)}: the {street}'s strength is read from "
+        f"{' and '.join(needs)} together (spec/README.md, section 14)"
+    )
+
+
+def strength_served(roles: Collection[str], street: str, where: str | os.PathLike[str]) -> bool:
+    """Whether a set listing ``roles`` serves ``street``'s strength from its tables; :class:`TableError` if in part.
+
+    True when it lists every role the street needs, False when it lists
+    none of the street's roles; otherwise the error names the set
+    (``where``) and the missing role, the one rule that
+    :func:`twoplustwo.strength`, ``twoplustwo info`` and ``twoplustwo
+    verify`` all follow.
+
+    >>> strength_served({"strength/river/wins", "strength/river/ties"}, "river", "manifest.json")
+    True
+    >>> strength_served({"strength/river/wins"}, "river", "manifest.json")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    twoplustwo.tables.format.TableError: manifest.json: lists strength/river/wins but not strength/river/ties: ...
+    """
+    gap = strength_gap(roles, street)
+    if gap is not None:
+        raise TableError(f"{os.fspath(where)}: {gap}")
+    return all(r in roles for r in STRENGTH_STREETS[street])
 
 
 #: The bucket tables' streets (spec/README.md, section 15), each with its
