@@ -42,6 +42,7 @@ with ``seed``.
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -54,6 +55,7 @@ import numpy.typing as npt
 from twoplustwo.kernels.choice import chosen
 from twoplustwo.kernels.pool import resolve_threads, run
 from twoplustwo.progress import progress
+from twoplustwo.vocab.inputs import check_int, is_int, refuse_masked
 
 __all__ = ["METRICS", "Clustering", "centers_of", "kmeans", "nearest", "row_distances"]
 
@@ -200,7 +202,9 @@ def _check_ground(points: npt.NDArray[np.uint16], ground: Any) -> npt.NDArray[np
 
 
 def _check(points: Any, weights: Any, k: Any) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.integer[Any]], int]:
-    """The points, the weights (as given: no copy of millions of rows) and their sum, checked."""
+    """The points (as given: no copy of millions of rows), the weights (a private copy) and their sum, checked."""
+    refuse_masked(points, "points")
+    refuse_masked(weights, "weights")
     if not isinstance(points, np.ndarray) or points.dtype != np.uint16 or points.ndim != 2:
         raise TypeError(f"points must be an (N, d) uint16 array, got {_describe(points)}")
     if points.shape[1] < 1 or len(points) < 1:
@@ -212,21 +216,51 @@ def _check(points: Any, weights: Any, k: Any) -> tuple[npt.NDArray[np.uint16], n
         if not isinstance(weights, np.ndarray) or weights.dtype.kind not in "iu" or weights.shape != (len(points),):
             got = _describe(weights)
             raise TypeError(f"weights must be None or an integer array of {len(points)} entries, got {got}")
-        if (weights < 0).any():
-            raise ValueError(f"weights must be at least 0: row {int(np.argmax(weights < 0))} has a negative weight")
-        top = int(weights.max())
+        # Read once, in its own dtype (a byte a row, for counts): checked and summed as used.
+        w = np.array(weights)
+        if (w < 0).any():
+            raise ValueError(f"weights must be at least 0: row {int(np.argmax(w < 0))} has a negative weight")
+        top = int(w.max())
         # In int64 when no sum can overflow it, else as Python ints.
-        total = int(weights.sum(dtype=np.int64)) if top * len(weights) < 1 << 62 else sum(weights.tolist())
+        total = int(w.sum(dtype=np.int64)) if top * len(w) < 1 << 62 else sum(w.tolist())
         if total >= 1 << 62:
             raise ValueError("weights must sum below 2**62")
         if total == 0:
             raise ValueError("weights must not all be 0")
-        w = weights
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-        raise TypeError(f"k must be an int, got {type(k).__name__}")
-    if not 1 <= k <= 65536:
-        raise ValueError(f"k must be from 1 to 65536, got {k}")
+    n = check_int(k, "k")
+    if not 1 <= n <= 65536:
+        raise ValueError(f"k must be from 1 to 65536, got {n}")
     return np.ascontiguousarray(points), w, total
+
+
+def _check_mass(
+    distinct: npt.NDArray[np.uint16],
+    inverse: npt.NDArray[np.integer[Any]],
+    seen: npt.NDArray[np.bool_] | None,
+    rest: npt.NDArray[np.uint16] | None,
+) -> None:
+    """Under EMD every row must hold the same mass, at most 65,535: checked on the rows as read once.
+
+    ``distinct`` and ``inverse`` are the rows of positive weight (``seen``, or
+    all of them for None), and ``rest`` the rows of weight 0, read once.
+    """
+    held = distinct.sum(axis=1, dtype=np.int64)
+    left = np.zeros(0, dtype=np.int64) if rest is None else rest.sum(axis=1, dtype=np.int64)
+    if seen is None or seen[0]:
+        first = int(held[inverse[0]])
+    else:
+        first = int(left[0])
+    if (held != first).any() or (left != first).any():
+        by_row = np.empty(len(inverse) + len(left), dtype=np.int64)  # only on the way to the error
+        if seen is None:
+            by_row[:] = held[inverse]
+        else:
+            by_row[seen], by_row[~seen] = held[inverse], left
+        i = int(np.argmax(by_row != first))
+        raise ValueError(f"under metric 'emd' every row must hold the same mass: row {i} holds {by_row[i]}, "
+                         f"row 0 holds {first}")  # fmt: skip
+    if first > 65535:
+        raise ValueError(f"under metric 'emd' the rows' mass must be at most 65,535, got {first}")
 
 
 def _sum_by(
@@ -290,27 +324,30 @@ def kmeans(
     [2, 2, 2, 1, 1, 0]
     """
     pts, w, total = _check(points, weights, k)
+    k = operator.index(k)
     code = _metric(metric)
     if code == 3:
-        _check_ground(pts, ground)
-        held = pts.sum(axis=1, dtype=np.int64)
-        if (held != held[0]).any():
-            i = int(np.argmax(held != held[0]))
-            raise ValueError(f"under metric 'emd' every row must hold the same mass: row {i} holds {held[i]}, "
-                             f"row 0 holds {held[0]}")  # fmt: skip
-        if held[0] > 65535:
-            raise ValueError(f"under metric 'emd' the rows' mass must be at most 65,535, got {held[0]}")
-    if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
+        # A private copy of the ground points (at most 2,048 rows): every distance reads the same.
+        ground = np.array(_check_ground(pts, ground))
+    if not is_int(max_iter) or max_iter < 1:
         raise ValueError(f"max_iter must be an int of at least 1, got {max_iter!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    if not is_int(seed) or seed < 0:
         raise ValueError(f"seed must be an int of at least 0, got {seed!r}")
-    if strength is not None and (
-        not isinstance(strength, np.ndarray) or strength.dtype.kind not in "iu" or strength.shape != (len(pts),)
-    ):
-        raise TypeError(f"strength must be None or an integer array of {len(pts)} entries, got {_describe(strength)}")
+    max_iter, seed = int(max_iter), int(seed)
+    refuse_masked(strength, "strength")
+    if strength is not None:
+        if not isinstance(strength, np.ndarray) or strength.dtype.kind not in "iu" or strength.shape != (len(pts),):
+            got = _describe(strength)
+            raise TypeError(f"strength must be None or an integer array of {len(pts)} entries, got {got}")
+        strength = np.array(strength)  # read once: its bound and its sums see the same values
     seen = w > 0
     everywhere = bool(seen.all())
+    # The caller's points are read here, once each (the distinct rows are a copy), and for the rows of weight 0
+    # once more, into ``rest``; all else reads those copies.
     distinct, inverse = _distinct(pts if everywhere else pts[seen])
+    rest = None if everywhere else pts[~seen]
+    if code == 3:
+        _check_mass(distinct, inverse, None if everywhere else seen, rest)
     w_seen = w if everywhere else w[seen]
     mass = _sum_by(inverse, w_seen, len(distinct), total)
     if k > len(distinct):
@@ -349,8 +386,8 @@ def kmeans(
         out[:] = rank[labels][inverse]
     else:
         out[seen] = rank[labels][inverse]
-    if not seen.all():  # rows of weight 0 go to their nearest center too
-        out[~seen] = rank[nearest(pts[~seen], centers, metric=metric, threads=threads, ground=ground)[0]]
+    if rest is not None:  # rows of weight 0 go to their nearest center too
+        out[~seen] = rank[nearest(rest, centers, metric=metric, threads=threads, ground=ground)[0]]
     return Clustering(out, centers[order], cost, int(mass.sum()), rounds, converged)
 
 
@@ -488,14 +525,18 @@ def _distinct(rows: npt.NDArray[np.uint16]) -> tuple[npt.NDArray[np.uint16], npt
     group -= 1
     first = order[np.flatnonzero(new)]
     del new
+    # The representatives are copied first and every row is compared with its
+    # copy: whatever another thread writes to ``rows`` meanwhile, each row
+    # equals the distinct row that stands for it, as this comparison read it.
+    distinct = rows[first]
     check = 1 << 16
     for a in range(0, n, check):
-        if not (rows[order[a : a + check]] == rows[first[group[a : a + check]]]).all():
+        if not (rows[order[a : a + check]] == distinct[group[a : a + check]]).all():
             distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
             return distinct, inverse.reshape(-1).astype(np.intp)
     inverse = np.empty(n, dtype=small)
     inverse[order] = group
-    return rows[first], inverse
+    return distinct, inverse
 
 
 def _seed(
