@@ -8,9 +8,10 @@ return the answer for one of the two states the array was in, never a
 third answer or another exception.
 
 :func:`every_moment` is the deterministic form: the other thread's write
-lands just before the call's first C function call (a numpy method, a
-kernel), then just before its second, and so on through all of them, one
-run each, in both directions (the cell's value to ``other``, and back). So
+lands just before the first step of the package's code (a C function it
+calls, such as a numpy method or a kernel, or a library's Python function
+it enters), then just before its second, and so on through all of them,
+one run each, in both directions (the cell's value to ``other``, and back). So
 a check and a later read of the caller's array are always split by some
 run. :func:`race` is the real thing: a thread flips the cell over and over
 while the call runs again and again; on a loaded machine its writes land
@@ -19,6 +20,7 @@ inside the window only now and then.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -26,6 +28,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+
+import twoplustwo
+
+# The package's source folder: the calls counted are those its own code makes.
+_PACKAGE = os.path.dirname(os.path.abspath(twoplustwo.__file__)) + os.sep
 
 
 def race(
@@ -90,11 +97,13 @@ def every_moment(
     *,
     same: Callable[[Any, Any], bool] | None = None,
 ) -> int:
-    """Run ``call`` with ``cells[at]`` changed between the cell's value and ``other`` before each C call in turn.
+    """Run ``call`` with ``cells[at]`` changed between the cell's value and ``other`` before each step in turn.
 
-    Each run starts from one state and writes the other just before the
-    call's k-th call of a C function (counted by ``sys.setprofile`` in this
-    thread), for every k up to the number a run makes, in both directions.
+    Each run starts from one state and writes the other just before the k-th
+    step of the package's code (a C function it calls, such as a numpy
+    method or a kernel, or a library's Python function it enters, counted by
+    ``sys.setprofile`` in this thread), for every k up to the number a run
+    makes, in both directions.
     Every run must raise ``ValueError`` or return one of ``answers`` (the
     answers of the states that have one; compared by ``same``, default
     :func:`numpy.array_equal`). Returns the number of runs.
@@ -105,8 +114,14 @@ def every_moment(
     write: tuple[int, int] = (0, value)
 
     def hook(frame: Any, event: str, arg: Any) -> None:
+        # A step of the package's own code: a C function it calls, or a library's Python function it enters.
         nonlocal seen
-        if event == "c_call":
+        if (event == "c_call" and frame.f_code.co_filename.startswith(_PACKAGE)) or (
+            event == "call"
+            and not frame.f_code.co_filename.startswith(_PACKAGE)
+            and frame.f_back is not None
+            and frame.f_back.f_code.co_filename.startswith(_PACKAGE)
+        ):
             seen += 1
             if seen == write[0]:
                 cells[at] = write[1]
@@ -121,7 +136,7 @@ def every_moment(
         except ValueError as e:
             return "ValueError", e
         except Exception as e:
-            raise AssertionError(f"cell {at} set from {start} to {then} before C call {when}: {e!r}") from e
+            raise AssertionError(f"cell {at} set from {start} to {then} before step {when}: {e!r}") from e
         finally:
             sys.setprofile(None)
 
@@ -136,7 +151,7 @@ def every_moment(
                 runs += 1
                 if outcome == "ok":
                     assert any(equal(got, want) for want in answers), (
-                        f"{cells.dtype} cell {at} set from {start} to {then} before C call {k} of {calls}: "
+                        f"{cells.dtype} cell {at} set from {start} to {then} before step {k} of {calls}: "
                         f"an answer for neither state: {got!r}"
                     )
     finally:

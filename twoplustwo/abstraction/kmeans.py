@@ -495,7 +495,23 @@ def _weighted_sum(weights: npt.NDArray[np.int64], dists: npt.NDArray[np.uint64])
     return sum(int(weights[a : a + step] @ dists[a : a + step].astype(np.int64)) for a in range(0, len(dists), step))
 
 
-def _distinct(rows: npt.NDArray[np.uint16]) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.integer[Any]]]:
+def _hashes(rows: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint64]:
+    """A 64-bit hash of each row, a block of rows at a time."""
+    factors = np.random.default_rng(0x5EED).integers(1, 1 << 63, rows.shape[1], dtype=np.uint64) | np.uint64(1)
+    h = np.zeros(len(rows), dtype=np.uint64)
+    step = 1 << 20
+    for a in range(0, len(rows), step):
+        block = rows[a : a + step].astype(np.uint64)
+        block *= factors
+        part = block.sum(axis=1, dtype=np.uint64)
+        part ^= part >> np.uint64(29)  # the low bits of a sum of products mix poorly: fold the high ones in
+        h[a : a + step] = part
+    return h
+
+
+def _distinct(
+    rows: npt.NDArray[np.uint16], private: bool = False
+) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.integer[Any]]]:
     """The distinct rows, in an order that depends on their contents alone, and each row's place among them.
 
     Rows are sorted by a 64-bit hash of their values, and rows of equal hash
@@ -503,37 +519,38 @@ def _distinct(rows: npt.NDArray[np.uint16]) -> tuple[npt.NDArray[np.uint16], npt
     the rows are sorted by their values instead (``np.unique``, several
     times slower on millions of rows). Places are int32 below 2**31 rows:
     memory, on the river's 123 million.
+
+    ``rows`` may be the caller's (not ``private``), read three times: hashed,
+    copied where a row stands for others, compared with that copy. The
+    copies are checked against their hashes too, so that a row another
+    thread changed meanwhile is seen, and then the work is done again on a
+    private copy of the rows: the answer is always that of rows that were.
     """
-    n, d = rows.shape
-    factors = np.random.default_rng(0x5EED).integers(1, 1 << 63, d, dtype=np.uint64) | np.uint64(1)
-    h = np.zeros(n, dtype=np.uint64)
-    step = 1 << 20
-    for a in range(0, n, step):
-        block = rows[a : a + step].astype(np.uint64)
-        block *= factors
-        part = block.sum(axis=1, dtype=np.uint64)
-        part ^= part >> np.uint64(29)  # the low bits of a sum of products mix poorly: fold the high ones in
-        h[a : a + step] = part
+    n = len(rows)
+    h = _hashes(rows)
     order = np.argsort(h, kind="stable")
     h = h[order]
     new = np.empty(n, dtype=bool)
     new[0] = True
     np.not_equal(h[1:], h[:-1], out=new[1:])
-    del h
     small = np.int32 if n < 1 << 31 else np.int64
     group = np.cumsum(new, dtype=small)
     group -= 1
-    first = order[np.flatnonzero(new)]
-    del new
-    # The representatives are copied first and every row is compared with its
-    # copy: whatever another thread writes to ``rows`` meanwhile, each row
-    # equals the distinct row that stands for it, as this comparison read it.
+    at = np.flatnonzero(new)
+    first, hashed = order[at], h[at]
+    del h, new, at
     distinct = rows[first]
+    same = bool((_hashes(distinct) == hashed).all())
     check = 1 << 16
     for a in range(0, n, check):
-        if not (rows[order[a : a + check]] == distinct[group[a : a + check]]).all():
-            distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
-            return distinct, inverse.reshape(-1).astype(np.intp)
+        if not same:
+            break
+        same = bool((rows[order[a : a + check]] == distinct[group[a : a + check]]).all())
+    if not same and not private:
+        return _distinct(np.array(rows), private=True)
+    if not same:  # two different rows of one hash
+        distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return distinct, inverse.reshape(-1).astype(np.intp)
     inverse = np.empty(n, dtype=small)
     inverse[order] = group
     return distinct, inverse
