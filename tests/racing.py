@@ -10,7 +10,7 @@ third answer or another exception.
 :func:`every_moment` is the deterministic form: the other thread's write
 lands just before the first step of the package's code (a C function it
 calls, such as a numpy method or a kernel, or a library's Python function
-it enters), then just before its second, and so on through all of them,
+it enters, or the return of either), then just before its second, and so on through all of them,
 one run each, in both directions (the cell's value to ``other``, and back). So
 a check and a later read of the caller's array are always split by some
 run. :func:`race` is the real thing: a thread flips the cell over and over
@@ -31,8 +31,21 @@ import numpy as np
 
 import twoplustwo
 
-# The package's source folder: the calls counted are those its own code makes.
+# The package's source folder: the steps counted are those its own code makes. A kernel (twoplustwo/kernels/,
+# the numpy twins of the C ones) is one step: its own reads are raced in tests/kernels/test_backends.py.
 _PACKAGE = os.path.dirname(os.path.abspath(twoplustwo.__file__)) + os.sep
+_KERNELS = os.path.join(_PACKAGE, "kernels") + os.sep
+
+
+_known: dict[str, bool] = {}
+
+
+def _ours(frame: Any) -> bool:
+    name: str = frame.f_code.co_filename
+    mine = _known.get(name)
+    if mine is None:
+        mine = _known[name] = name.startswith(_PACKAGE) and not name.startswith(_KERNELS)
+    return mine
 
 
 def race(
@@ -101,8 +114,8 @@ def every_moment(
 
     Each run starts from one state and writes the other just before the k-th
     step of the package's code (a C function it calls, such as a numpy
-    method or a kernel, or a library's Python function it enters, counted by
-    ``sys.setprofile`` in this thread), for every k up to the number a run
+    method or a kernel, or a library's Python function it enters, or the
+    return of either, counted by ``sys.setprofile`` in this thread), for every k up to the number a run
     makes, in both directions.
     Every run must raise ``ValueError`` or return one of ``answers`` (the
     answers of the states that have one; compared by ``same``, default
@@ -114,13 +127,11 @@ def every_moment(
     write: tuple[int, int] = (0, value)
 
     def hook(frame: Any, event: str, arg: Any) -> None:
-        # A step of the package's own code: a C function it calls, or a library's Python function it enters.
+        # A step of the package's own code: a C function it calls, or a library's Python function it enters, and
+        # their returns (then the write lands before what follows, such as an index or an operator on the array).
         nonlocal seen
-        if (event == "c_call" and frame.f_code.co_filename.startswith(_PACKAGE)) or (
-            event == "call"
-            and not frame.f_code.co_filename.startswith(_PACKAGE)
-            and frame.f_back is not None
-            and frame.f_back.f_code.co_filename.startswith(_PACKAGE)
+        if (event in ("c_call", "c_return") and _ours(frame)) or (
+            event in ("call", "return") and not _ours(frame) and frame.f_back is not None and _ours(frame.f_back)
         ):
             seen += 1
             if seen == write[0]:

@@ -321,31 +321,32 @@ def _rows() -> np.ndarray:
     return np.array([[0, 1], [0, 2], [1, 1], [9, 9], [8, 9], [9, 7], [4, 4], [0, 1]], dtype=np.uint16)
 
 
+@pytest.mark.slow  # a clustering before each of its steps: a few seconds on a loaded machine
 def test_weights_changed_during_a_call_give_one_states_answer_or_an_error() -> None:
     points = _rows()
     weights = np.ones(len(points), dtype=np.int64)
 
     def call() -> tp.Clustering:
-        return tp.kmeans(points, weights, k=2, seed=3, max_iter=2, quiet=True, threads=1)
+        return tp.kmeans(points, weights, k=2, seed=3, max_iter=1, quiet=True, threads=1)
 
     other = weights.copy()
     other[6] = 3
-    both = [call(), tp.kmeans(points, other, k=2, seed=3, max_iter=2, quiet=True, threads=1)]
+    both = [call(), tp.kmeans(points, other, k=2, seed=3, max_iter=1, quiet=True, threads=1)]
     assert every_moment(weights, (6,), -1, call, both[:1], same=_same)
     assert every_moment(weights, (6,), 3, call, both, same=_same)
 
 
-@pytest.mark.slow  # a clustering before each of its 359 steps, twice
+@pytest.mark.slow
 def test_points_and_strength_changed_during_a_call_give_one_states_answer_or_an_error() -> None:
     points = _rows()
     strength = np.arange(len(points), dtype=np.int64)
 
     def call() -> tp.Clustering:
-        return tp.kmeans(points, k=3, seed=3, max_iter=2, strength=strength, quiet=True, threads=1)
+        return tp.kmeans(points, k=3, seed=3, max_iter=1, strength=strength, quiet=True, threads=1)
 
     other = points.copy()
     other[6, 0] = 9
-    both = [call(), tp.kmeans(other, k=3, seed=3, max_iter=2, strength=strength, quiet=True, threads=1)]
+    both = [call(), tp.kmeans(other, k=3, seed=3, max_iter=1, strength=strength, quiet=True, threads=1)]
     assert every_moment(points, (6, 0), 9, call, both, same=_same)
     assert every_moment(strength, (2,), 1 << 61, call, both[:1], same=_same)  # too large a strength: an error
 
@@ -356,7 +357,7 @@ def test_a_row_changed_to_another_mass_under_emd_is_an_error_or_the_right_answer
     ground = np.array([[0], [1], [10]], dtype=np.uint16)
 
     def call() -> tp.Clustering:
-        return tp.kmeans(hist, k=2, metric="emd", ground=ground, max_iter=2, quiet=True, threads=1)
+        return tp.kmeans(hist, k=2, metric="emd", ground=ground, max_iter=1, quiet=True, threads=1)
 
     assert every_moment(hist, (3, 2), 3, call, [call()], same=_same)
 
