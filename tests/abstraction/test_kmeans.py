@@ -364,11 +364,11 @@ def test_a_row_changed_to_another_mass_under_emd_is_an_error_or_the_right_answer
 
 def test_masked_arrays_are_refused_and_numpy_ints_are_ints() -> None:
     points = _rows()
-    with pytest.raises(TypeError, match="points must be a plain integer array, not a masked array"):
+    with pytest.raises(TypeError, match="points must be a plain array, not a masked array"):
         tp.kmeans(np.ma.array(points, mask=np.eye(8, 2)), k=2)
-    with pytest.raises(TypeError, match="weights must be a plain integer array, not a masked array"):
+    with pytest.raises(TypeError, match="weights must be a plain array, not a masked array"):
         tp.kmeans(points, np.ma.array(np.ones(8, dtype=np.int64), mask=np.eye(1, 8)[0]), k=2)
-    with pytest.raises(TypeError, match="strength must be a plain integer array, not a masked array"):
+    with pytest.raises(TypeError, match="strength must be a plain array, not a masked array"):
         tp.kmeans(points, k=2, strength=np.ma.array(np.arange(8), mask=np.eye(1, 8)[0]))
     want = tp.kmeans(points, k=2, seed=1, max_iter=5, quiet=True)
     got = tp.kmeans(points, k=np.int64(2), seed=np.int64(1), max_iter=np.uint8(5), quiet=True)

@@ -354,9 +354,9 @@ def test_a_card_changed_during_a_batch_is_an_error_or_one_states_answer(evaluate
 def test_masked_arrays_and_empty_batches() -> None:
     holes, boards = deals(np.random.default_rng(22), 2, 4)
     for evaluate in (evaluate_omaha_batch, evaluate_omaha_low_batch):
-        with pytest.raises(TypeError, match="holes must be a plain integer array, not a masked array"):
+        with pytest.raises(TypeError, match="holes must be a plain array, not a masked array"):
             evaluate(np.ma.array(holes, mask=np.eye(2, 4)), boards)
-        with pytest.raises(TypeError, match="boards must be a plain integer array, not a masked array"):
+        with pytest.raises(TypeError, match="boards must be a plain array, not a masked array"):
             evaluate(holes, np.ma.array(boards[0], mask=[0, 0, 1, 0, 0]))
         assert evaluate([], []).shape == (0,)
         assert evaluate(np.zeros((0, 6), dtype=np.int8), np.zeros((0, 3), dtype=np.int8)).shape == (0,)

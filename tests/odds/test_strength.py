@@ -138,9 +138,9 @@ def test_a_card_changed_during_a_batch_is_an_error_or_the_right_strength() -> No
 
 
 def test_masked_arrays_empty_batches_and_numpy_ints() -> None:
-    with pytest.raises(TypeError, match="holes must be a plain integer array, not a masked array"):
+    with pytest.raises(TypeError, match="holes must be a plain array, not a masked array"):
         strength_batch(np.ma.array([[51, 50]], mask=[[0, 1]]), [[1, 2, 3]])
-    with pytest.raises(TypeError, match="boards must be a plain integer array, not a masked array"):
+    with pytest.raises(TypeError, match="boards must be a plain array, not a masked array"):
         strength_batch([[51, 50]], np.ma.array([[1, 2, 3]], mask=[[0, 1, 0]]))
     for holes, boards, bins in [([], [], None), ([], [], 3), (np.zeros((0, 2), np.int8), np.zeros((0, 4), np.int8), 5)]:
         s = strength_batch(holes, boards, bins=bins)

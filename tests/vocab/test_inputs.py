@@ -8,6 +8,7 @@ array's two states (tests/racing.py), never a third answer.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -44,7 +45,7 @@ def test_an_integer_array_is_a_private_copy_checked_once() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             int_array(bad, "cards")
-    with pytest.raises(TypeError, match=r"^cards must be a plain integer array, not a masked array \(fill or compress"):
+    with pytest.raises(TypeError, match=r"^cards must be a plain array, not a masked array \(fill or compress"):
         int_array(np.ma.array([1, 2], mask=[0, 1]), "cards")
 
 
@@ -75,12 +76,15 @@ MASKED: dict[str, Callable[[], object]] = {
     "combo_indices": lambda: combo_indices(_masked([0, 1]), [2, 3]),
     "equity_vs_range": lambda: tp.equity_vs_range(_masked(BOARD), "AA"),
     "bucket_of": lambda: tp.bucket_of(_masked([51, 50]), BOARD, "percentile", 5),
+    "Range": lambda: tp.Range(_masked(np.ones(1326))),
+    "Range.from_combos": lambda: tp.Range.from_combos(_masked([[51, 50], [1, 0]])),
+    "Range.from_combos weights": lambda: tp.Range.from_combos([[51, 50], [1, 0]], _masked([0.5, 1.0])),
 }
 
 
 @pytest.mark.parametrize("name", list(MASKED))
 def test_masked_arrays_are_refused_everywhere(name: str) -> None:
-    with pytest.raises(TypeError, match="must be a plain integer array, not a masked array"):
+    with pytest.raises(TypeError, match="must be a plain array, not a masked array"):
         MASKED[name]()
 
 
@@ -105,3 +109,14 @@ def test_a_value_changed_during_a_call_is_an_error_or_the_right_answer(
     # value written in between was an IndexError or the entry of another.
     want = call(cells)
     assert every_moment(cells, at, bad, lambda: call(cells), [want])
+
+
+def test_range_weights_changed_during_from_combos_give_one_states_range_or_an_error() -> None:
+    combos = np.array([[51, 50], [1, 0], [47, 43]])
+    weights = np.array([0.5, 1.0, 0.25])
+    other = weights.copy()
+    other[1] = 0.75
+    both = [tp.Range.from_combos(combos, weights), tp.Range.from_combos(combos, other)]
+    assert every_moment(weights, (1,), 0.75, lambda: tp.Range.from_combos(combos, weights), both, same=operator.eq)
+    assert every_moment(weights, (1,), 0.0, lambda: tp.Range.from_combos(combos, weights), both[:1], same=operator.eq)
+    assert every_moment(combos, (1, 0), 52, lambda: tp.Range.from_combos(combos, weights), both[:1], same=operator.eq)

@@ -25,7 +25,7 @@ ValueError: indices must be integers, got dtype float64
 >>> int_array(np.ma.array([1, 2], mask=[0, 1]), "indices")
 Traceback (most recent call last):
 ...
-TypeError: indices must be a plain integer array, not a masked array (fill or compress it first)
+TypeError: indices must be a plain array, not a masked array (fill or compress it first)
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def refuse_masked(x: object, what: str) -> None:
     """``TypeError`` if ``x`` is a masked array: reading it would compute on the values under the mask."""
     numpy = sys.modules.get("numpy")  # without numpy imported, nothing is a masked array
     if numpy is not None and isinstance(x, numpy.ma.MaskedArray):
-        raise TypeError(f"{what} must be a plain integer array, not a masked array (fill or compress it first)")
+        raise TypeError(f"{what} must be a plain array, not a masked array (fill or compress it first)")
 
 
 def int_array(x: npt.ArrayLike, what: str, *, copy: bool = True) -> npt.NDArray[np.integer[Any]]:
