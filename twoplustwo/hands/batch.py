@@ -155,6 +155,8 @@ def as_hands(hands: npt.ArrayLike, widths: range) -> npt.NDArray[np.integer[Any]
     checks that.
     """
     h = int_array(hands, "hands", copy=False)
+    if h.ndim == 1 and h.size == 0:  # an empty batch: no rows of any width
+        h = h.reshape(0, widths.start)
     if h.ndim != 2 or h.shape[1] not in widths:
         k = f"{widths.start}..{widths.stop - 1}"
         raise ValueError(f"hands must be an (N, k) array with k in {k}, got shape {h.shape}")
