@@ -276,7 +276,8 @@ def test_per_combo_breakdown() -> None:
     results = mc([hero, villain], board, samples=3 * BATCH + 17, seed=3)
     h, v = results
     assert h.combos is None and h.combo_games is None and h.combo_equity is None
-    assert v.combos is villain[0]  # the combos as given
+    # The combos as given, in a copy of their own: the caller's array, read once when checked, may change later.
+    assert v.combos is not None and np.array_equal(v.combos, villain[0]) and not np.shares_memory(v.combos, villain[0])
     assert v.combo_games is not None and v.combo_equity is not None
     assert v.combo_games.dtype == np.float64 and v.combo_games.sum() == v.games == 3 * BATCH + 17
     for i, c in enumerate(["AhKh", "7c7d", "AsKs"]):
