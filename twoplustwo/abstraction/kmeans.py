@@ -339,7 +339,6 @@ def kmeans(
         if not isinstance(strength, np.ndarray) or strength.dtype.kind not in "iu" or strength.shape != (len(pts),):
             got = _describe(strength)
             raise TypeError(f"strength must be None or an integer array of {len(pts)} entries, got {got}")
-        strength = np.array(strength)  # read once: its bound and its sums see the same values
     seen = w > 0
     everywhere = bool(seen.all())
     # The caller's points are read here, once each (the distinct rows are a copy), and for the rows of weight 0
@@ -657,13 +656,16 @@ def _order(
     from fractions import Fraction
 
     k = len(centers)
-    top = max(abs(int(strength.max())), abs(int(strength.min())))
-    if top * total >= 1 << 62:
-        raise ValueError("strength times weight must stay below 2**62 in sum")
-    # Per distinct row, then per cluster: the sums of weight x strength, and the weights.
-    step, by_row = 1 << 22, np.zeros(len(mass), dtype=np.int64)
+    # Per distinct row, then per cluster: the sums of weight x strength, and the weights. ``strength`` may be the
+    # caller's (a copy of the river's would be 250 MB): each block is read once, into a copy that is bounded and
+    # summed, so that no value written meanwhile escapes the bound that keeps the sums exact.
+    step, by_row, top = 1 << 22, np.zeros(len(mass), dtype=np.int64), 0
     for a in range(0, len(inverse), step):
-        part = strength[a : a + step].astype(np.int64) * weights[a : a + step]
+        block = np.array(strength[a : a + step])
+        top = max(top, abs(int(block.max())), abs(int(block.min())))
+        if top * total >= 1 << 62:
+            raise ValueError("strength times weight must stay below 2**62 in sum")
+        part = block.astype(np.int64) * weights[a : a + step]
         by_row += _sum_by(inverse[a : a + step], part, len(mass), top * total)
     num = _sum_by(labels, by_row, k, top * total)
     den = _sum_by(labels, mass, k, total)
