@@ -62,9 +62,10 @@ def race(
 
     Every call must raise ``ValueError`` or return one of ``answers``
     (compared by ``same``, default :func:`numpy.array_equal`). Calls go on
-    for a third of a second and until ``least`` of them have returned or
-    raised (at most 20 seconds on a loaded machine); returns how many
-    returned and how many raised. ``cells`` must be C-contiguous.
+    for a third of a second and until ``least`` of them have returned and
+    ``least`` raised (at most 20 seconds, a bound for a machine under load);
+    returns how many returned and how many raised. ``cells`` must be
+    C-contiguous.
     """
     assert cells.flags.c_contiguous
     equal = same or (lambda a, b: bool(np.array_equal(np.asarray(a), np.asarray(b))))
@@ -84,7 +85,7 @@ def race(
     start = time.monotonic()
     writer.start()
     try:
-        while (time.monotonic() < start + 0.3 or returned + errors < least) and time.monotonic() < start + 20:
+        while (time.monotonic() < start + 0.3 or errors < least or returned < least) and time.monotonic() < start + 20:
             try:
                 got = call()
             except ValueError:
