@@ -174,7 +174,7 @@ def test_known_values(text: str, value: int) -> None:
         ([0, 1, 2, 3, 4, 5, 6.0], "got float"),
         ([0, 1, 2, 3, None], "got NoneType"),
         ([True, 1, 2, 3, 4], "bool"),
-        (np.array([0.0, 1, 2, 3, 4]), "integer array"),
+        (np.array([0.0, 1, 2, 3, 4]), "cards must be integers, got dtype float64"),
         (np.array([[0, 1, 2, 3, 4]]), "1-D"),
         (12345, "got int"),
         (b"AsKsQsJsTs", "got bytes"),

@@ -170,7 +170,7 @@ def _from_array(arr: npt.NDArray[Any]) -> list[int]:
     if arr.ndim != 1:
         raise ValueError(f"expected a 1-D array of cards, got {arr.ndim}-D")
     if arr.dtype.kind not in "iu":
-        raise ValueError(f"expected an integer array of cards, got dtype {arr.dtype}")
+        raise ValueError(f"cards must be integers, got dtype {arr.dtype}")  # as vocab.inputs words it
     # A hand's few cards: Python ints checked one by one beat numpy's whole-array passes.
     cards: list[int] = arr.tolist()
     for i, c in enumerate(cards):
