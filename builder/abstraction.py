@@ -219,7 +219,7 @@ def turn_centers(tables: Tables, k: int, *, threads: int | None = None, quiet: b
     bucket with no hand all zeros.
     """
     turn = HandIndexer((2, 4))
-    labels = buckets("turn", "emd", k, tables=tables)
+    labels = buckets("turn", "emd", k, tables=tables).astype(np.uint16)  # stored as uint8 up to 256 buckets
     rows = turn_rows(tables, np.arange(turn.size(), dtype=np.uint64), threads=threads, quiet=quiet)
     centers, totals = np.zeros((k, 46), dtype=np.uint16), np.empty(k, dtype=np.int64)
     centers_of(rows, labels, _counts(turn, threads).astype(np.int64), centers, totals)

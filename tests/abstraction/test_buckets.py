@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
+from tests.racing import every_moment
 from twoplustwo.tables.format import (
     BUCKET_STREETS,
     TableError,
@@ -72,7 +73,7 @@ def test_lookups_read_the_table() -> None:
         assert tp.bucket_of(hole.translate(swap), board.translate(swap), "emd", 7, tables=t) == want
     small = with_arrays({"buckets/flop/emd/7": table.astype(np.uint8)})  # the writer's smallest dtype
     read = tp.buckets("flop", "emd", 7, tables=small)
-    assert read.dtype == np.uint16 and not read.flags.writeable and (read == table).all()
+    assert read is small.arrays["buckets/flop/emd/7"] and read.dtype == np.uint8 and (read == table).all()
 
 
 def test_missing_and_damaged_tables_raise() -> None:
@@ -99,3 +100,35 @@ def test_missing_and_damaged_tables_raise() -> None:
 def test_bad_hands_raise(hole: str, board: str, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         tp.bucket_of(hole, board, "emd", 7)
+
+
+def test_the_table_is_the_mapped_one_in_its_stored_dtype_and_a_lookup_copies_nothing() -> None:
+    import tracemalloc
+
+    size = BUCKET_STREETS["flop"][1]
+    table = (np.arange(size) % 7).astype(np.uint8)  # 1.3 MB; as uint16 it was a 2.6 MB copy per process
+    tp.bucket_of("As Ah", "Kd 7c 2h", "emd", 7, tables=with_arrays({"buckets/flop/emd/7": table}))  # indexer made
+    t = with_arrays({"buckets/flop/emd/7": table})
+    tracemalloc.start()
+    try:
+        got = tp.bucket_of("As Ah", "Kd 7c 2h", "emd", 7, tables=t)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got == int(table[tp.HandIndexer((2, 3)).index("As Ah Kd 7c 2h")])
+    assert peak < size // 4, peak
+    assert tp.buckets("flop", "emd", 7, tables=t) is table
+
+
+def test_numpy_ints_are_ints_and_hands_are_read_once() -> None:
+    size = BUCKET_STREETS["flop"][1]
+    table = (np.arange(size) % 5).astype(np.uint16)
+    t = with_arrays({"buckets/flop/emd/5": table})
+    assert tp.buckets("flop", "emd", np.int64(5), tables=t) is table
+    assert bucket_role("flop", "emd", np.uint16(5)) == "buckets/flop/emd/5"
+    hole, board = np.array([51, 50], dtype=np.int64), np.array([45, 20, 2], dtype=np.int64)
+    want = tp.bucket_of(hole, board, "emd", np.int8(5), tables=t)
+    other = tp.bucket_of([51, 49], board, "emd", 5, tables=t)
+    assert every_moment(hole, (1,), 49, lambda: tp.bucket_of(hole, board, "emd", 5, tables=t), [want, other])
+    assert every_moment(hole, (1,), 300, lambda: tp.bucket_of(hole, board, "emd", 5, tables=t), [want])
+    assert every_moment(board, (2,), 51, lambda: tp.bucket_of(hole, board, "emd", 5, tables=t), [want])

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
+from tests.racing import every_moment
 from twoplustwo.abstraction.kmeans import nearest
 
 
@@ -308,3 +309,69 @@ def test_emd_answers_do_not_depend_on_order_repeats_threads_or_executors() -> No
     with ThreadPoolExecutor(3) as pool:
         pooled = tp.kmeans(rows, weights, executor=pool, **run)
     assert pooled.labels.tobytes() == one.labels.tobytes() and pooled.cost == one.cost
+
+
+# ------------------------------------------- caller memory changing under a call
+
+
+def _same(a: tp.Clustering, b: tp.Clustering) -> bool:
+    return bool(np.array_equal(a.labels, b.labels) and np.array_equal(a.centers, b.centers)) and (
+        a.cost, a.weight, a.iterations, a.converged) == (b.cost, b.weight, b.iterations, b.converged)  # fmt: skip
+
+
+def _rows() -> np.ndarray:
+    return np.array([[0, 1], [0, 2], [1, 1], [9, 9], [8, 9], [9, 7], [4, 4], [0, 1]], dtype=np.uint16)
+
+
+@pytest.mark.slow  # a clustering before each of its steps: a few seconds on a loaded machine
+def test_weights_changed_during_a_call_give_one_states_answer_or_an_error() -> None:
+    points = _rows()
+    weights = np.ones(len(points), dtype=np.int64)
+
+    def call() -> tp.Clustering:
+        return tp.kmeans(points, weights, k=2, seed=3, max_iter=1, quiet=True, threads=1)
+
+    other = weights.copy()
+    other[6] = 3
+    both = [call(), tp.kmeans(points, other, k=2, seed=3, max_iter=1, quiet=True, threads=1)]
+    assert every_moment(weights, (6,), -1, call, both[:1], same=_same)
+    assert every_moment(weights, (6,), 3, call, both, same=_same)
+
+
+@pytest.mark.slow
+def test_points_and_strength_changed_during_a_call_give_one_states_answer_or_an_error() -> None:
+    points = _rows()
+    strength = np.arange(len(points), dtype=np.int64)
+
+    def call() -> tp.Clustering:
+        return tp.kmeans(points, k=3, seed=3, max_iter=1, strength=strength, quiet=True, threads=1)
+
+    other = points.copy()
+    other[6, 0] = 9
+    both = [call(), tp.kmeans(other, k=3, seed=3, max_iter=1, strength=strength, quiet=True, threads=1)]
+    assert every_moment(points, (6, 0), 9, call, both, same=_same)
+    assert every_moment(strength, (2,), 1 << 61, call, both[:1], same=_same)  # too large a strength: an error
+
+
+@pytest.mark.slow
+def test_a_row_changed_to_another_mass_under_emd_is_an_error_or_the_right_answer() -> None:
+    hist = np.array([[2, 0, 0], [1, 1, 0], [0, 0, 2], [0, 1, 1], [2, 0, 0]], dtype=np.uint16)
+    ground = np.array([[0], [1], [10]], dtype=np.uint16)
+
+    def call() -> tp.Clustering:
+        return tp.kmeans(hist, k=2, metric="emd", ground=ground, max_iter=1, quiet=True, threads=1)
+
+    assert every_moment(hist, (3, 2), 3, call, [call()], same=_same)
+
+
+def test_masked_arrays_are_refused_and_numpy_ints_are_ints() -> None:
+    points = _rows()
+    with pytest.raises(TypeError, match="points must be a plain array, not a masked array"):
+        tp.kmeans(np.ma.array(points, mask=np.eye(8, 2)), k=2)
+    with pytest.raises(TypeError, match="weights must be a plain array, not a masked array"):
+        tp.kmeans(points, np.ma.array(np.ones(8, dtype=np.int64), mask=np.eye(1, 8)[0]), k=2)
+    with pytest.raises(TypeError, match="strength must be a plain array, not a masked array"):
+        tp.kmeans(points, k=2, strength=np.ma.array(np.arange(8), mask=np.eye(1, 8)[0]))
+    want = tp.kmeans(points, k=2, seed=1, max_iter=5, quiet=True)
+    got = tp.kmeans(points, k=np.int64(2), seed=np.int64(1), max_iter=np.uint8(5), quiet=True)
+    assert _same(got, want)

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from tests.randomhands import random_hands
 from twoplustwo.hands.batch import evaluate, evaluate_batch
+from twoplustwo.hands.prefixes import prefix
 from twoplustwo.vocab.cards import format_card, format_cards, parse_cards
 from twoplustwo.vocab.values import N_VALUES
 
@@ -173,7 +174,7 @@ def test_known_values(text: str, value: int) -> None:
         ([0, 1, 2, 3, 4, 5, 6.0], "got float"),
         ([0, 1, 2, 3, None], "got NoneType"),
         ([True, 1, 2, 3, 4], "bool"),
-        (np.array([0.0, 1, 2, 3, 4]), "integer array"),
+        (np.array([0.0, 1, 2, 3, 4]), "cards must be integers, got dtype float64"),
         (np.array([[0, 1, 2, 3, 4]]), "1-D"),
         (12345, "got int"),
         (b"AsKsQsJsTs", "got bytes"),
@@ -323,3 +324,10 @@ def test_import_works_without_tables(tmp_path: Path) -> None:
         """
     )
     assert out == "TableError True"
+
+
+def test_an_empty_batch_gives_an_empty_answer() -> None:
+    for hands in ([], np.zeros((0, 7), dtype=np.int64), np.zeros((0, 5), dtype=np.uint8)):
+        got = evaluate_batch(hands)
+        assert got.shape == (0,) and got.dtype == np.uint16
+    assert prefix("As Ks").evaluate_batch([]).shape == (0,)

@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from tests.racing import every_moment, race
 from twoplustwo import HandIndexer, backend, format_cards
 from twoplustwo.hands.isomorphism import PERM_CARDS
 from twoplustwo.kernels.choice import ENV_VAR, chosen, extension
@@ -252,8 +253,8 @@ def test_bad_hands_are_refused_naming_the_card() -> None:
         (np.array([[51, 47, 0, 5, 260]], dtype=np.int16), ValueError, "row 0: card 4 (260): out of range 0..51"),
         (np.array([[51, -1, 0, 5, 6]]), ValueError, "row 0: card 1 (-1): out of range 0..51"),
         (good[:, :4], ValueError, "rows of 4 cards complete no round"),
-        (good.astype(np.float64), TypeError, "integer array"),
-        (good.astype(bool), TypeError, "integer array"),
+        (good.astype(np.float64), ValueError, "hands must be integers, got dtype float64"),
+        (good.astype(bool), ValueError, "hands must be integers, got dtype bool"),
         (good[None], ValueError, "3-D"),
         ([[51, 47, 0, 5, 10], [1, 2]], ValueError, "the same number of cards"),
         (3.5, TypeError, ""),
@@ -272,7 +273,7 @@ def test_bad_indices_are_refused() -> None:
         (-1, ValueError, "index -1 out of range"),
         ([0, 5, size + 7], ValueError, f"row 2: index {size + 7} out of range"),
         (np.array([1, -3]), ValueError, "row 1: index -3 out of range"),
-        (np.array([0.5]), TypeError, "integer array"),
+        (np.array([0.5]), ValueError, "indices must be integers, got dtype float64"),
         ([[1, 2]], ValueError, "2-D"),
         (True, TypeError, ""),
         ("7", TypeError, ""),
@@ -322,3 +323,63 @@ def test_the_kernels_check_their_arrays() -> None:
     assert HandIndexer((2, 3)).index(rows[:1]).tolist() == [7]
     with pytest.raises(TypeError):
         kernels.index_rows(hands, *p)  # type: ignore[call-arg]
+
+
+# ------------------------------------------- caller memory changing under a call
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int16, np.uint8])
+def test_a_card_changed_during_index_is_an_error_or_the_right_index(on_backend: str, dtype: type) -> None:
+    # Checked on the caller's array and then cast to uint8, a 300 written in
+    # between would be card 44 (Kc, in no row here): another hand's index.
+    indexer = HandIndexer((2, 3))
+    rows = np.array([[51, 47, 0, 5, 10]] * 8, dtype=dtype)
+    want = indexer.index(rows)
+    bad = 300 if dtype != np.uint8 else 52
+    assert every_moment(rows, (3, 2), bad, lambda: indexer.index(rows), [want])
+    one = rows[3].copy()
+    assert every_moment(one, (2,), bad, lambda: indexer.index(one), [int(want[3])])
+    other = rows.copy()
+    other[3, 2] = 1  # 2d for 2c: the same hand up to suits
+    assert every_moment(rows, (3, 2), 1, lambda: indexer.index(rows), [want, indexer.index(other)])
+
+
+def test_a_card_flipped_by_a_thread_during_index_is_an_error_or_the_right_index(on_backend: str) -> None:
+    indexer = HandIndexer((2, 3))
+    rows = np.array([[51, 47, 0, 5, 10]] * 20_000)  # passes long enough for writes to land in
+    want = indexer.index(rows)
+    race(rows, (7, 2), 300, lambda: indexer.index(rows), [want], least=20)
+
+
+def test_an_index_changed_during_unindex_or_counts_gives_one_states_answer(on_backend: str) -> None:
+    indexer = HandIndexer((2, 3))
+    indices = np.arange(0, 1_000_000, 99_991, dtype=np.int64)
+    other = indices.copy()
+    other[5] = 12345
+    hands = [indexer.unindex(indices), indexer.unindex(other)]
+    assert every_moment(indices, (5,), 12345, lambda: indexer.unindex(indices), hands)
+    assert every_moment(indices, (5,), indexer.size() + 3, lambda: indexer.unindex(indices), hands[:1])
+    counts = [indexer.counts(indices), indexer.counts(other)]
+    assert every_moment(indices, (5,), 12345, lambda: indexer.counts(indices), counts)
+
+
+def test_masked_arrays_are_refused() -> None:
+    indexer = HandIndexer((2, 3))
+    masked = np.ma.array([[51, 47, 0, 5, 10]], mask=[[0, 0, 0, 0, 1]])
+    for call in (
+        lambda: indexer.index(masked),
+        lambda: indexer.index(masked[0]),
+        lambda: indexer.unindex(np.ma.array([0, 7], mask=[0, 1])),
+        lambda: indexer.counts(np.ma.array([0, 7], mask=[0, 1])),
+    ):
+        with pytest.raises(TypeError, match="not a masked array"):
+            call()
+
+
+def test_empty_batches_and_numpy_ints() -> None:
+    indexer = HandIndexer((2, 3))
+    assert indexer.unindex([]).shape == (0, 5) and indexer.unindex([]).dtype == np.uint8
+    assert indexer.unindex([], round=np.int64(0)).shape == (0, 2)
+    assert indexer.counts([]).shape == (0,)
+    assert indexer.index(np.zeros((0, 5), dtype=np.int64)).shape == (0,)
+    assert indexer.unindex(np.uint32(168), round=np.int8(0)).tolist() == [51, 47]

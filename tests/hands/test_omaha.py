@@ -10,6 +10,7 @@ import numpy.typing as npt
 import pytest
 
 import twoplustwo as tp
+from tests.racing import every_moment
 from twoplustwo.hands.omaha import (
     N_LOWS,
     describe_low,
@@ -326,3 +327,36 @@ def test_the_c_backend_agrees_with_the_numpy_path(both: tuple[Tables, Tables]) -
             tp.evaluate_omaha_batch(rows, np.array([[47, 43, 39, 35, 6]] * 3), tables=t)
         errors.append(str(e.value))
     assert errors[0] == errors[1] == "row 1: Ks is in both the hole cards and the board"
+
+
+# ------------------------------------------- caller memory changing under a call
+
+
+@pytest.mark.parametrize("evaluate", [evaluate_omaha_batch, evaluate_omaha_low_batch])
+def test_a_card_changed_during_a_batch_is_an_error_or_one_states_answer(evaluate: Any) -> None:
+    holes, boards = (np.ascontiguousarray(a) for a in deals(np.random.default_rng(21), 6, 4))
+    free = int(np.setdiff1d(np.arange(52), np.concatenate([holes[2], boards[2]]))[0])
+    for cells, at in [(holes, (2, 1)), (boards, (2, 3))]:
+        other = cells.copy()
+        other[at] = free
+        both = [evaluate(holes, boards), evaluate(*((other, boards) if cells is holes else (holes, other)))]
+        assert every_moment(cells, at, 300, lambda: evaluate(holes, boards), both[:1])
+        assert every_moment(cells, at, free, lambda: evaluate(holes, boards), both)
+    board = boards[0].copy()  # one board shared by every row
+    mine = holes[:, :4].copy()
+    mine[np.isin(mine, board)] = -1
+    mine = mine[(mine >= 0).all(axis=1)]
+    assert len(mine)
+    want = evaluate(mine, board)
+    assert every_moment(board, (4,), 260, lambda: evaluate(mine, board), [want])
+
+
+def test_masked_arrays_and_empty_batches() -> None:
+    holes, boards = deals(np.random.default_rng(22), 2, 4)
+    for evaluate in (evaluate_omaha_batch, evaluate_omaha_low_batch):
+        with pytest.raises(TypeError, match="holes must be a plain array, not a masked array"):
+            evaluate(np.ma.array(holes, mask=np.eye(2, 4)), boards)
+        with pytest.raises(TypeError, match="boards must be a plain array, not a masked array"):
+            evaluate(holes, np.ma.array(boards[0], mask=[0, 0, 1, 0, 0]))
+        assert evaluate([], []).shape == (0,)
+        assert evaluate(np.zeros((0, 6), dtype=np.int8), np.zeros((0, 3), dtype=np.int8)).shape == (0,)

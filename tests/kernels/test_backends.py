@@ -14,8 +14,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import threading
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from itertools import combinations, combinations_with_replacement
@@ -26,6 +24,7 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
+from tests.racing import race
 from twoplustwo.kernels.choice import ENV_VAR
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.load import Tables
@@ -671,41 +670,13 @@ def _race(cells: np.ndarray, at: tuple[int, int], bad: int, call: Callable[[], A
     """Call ``call`` over and over while another thread writes ``bad`` and the card back into ``cells[at]``.
 
     The C kernels work with the GIL released, and so does numpy's copy that
-    writes the cell (a million writes through a view of stride 0), so the
-    writes land in the middle of the kernels' checks and walks. Every call
-    must raise ValueError (it saw the bad card) or return ``want`` (it saw
-    the card): a kernel that checks a card and then reads it again to walk
-    it walks an unchecked bad card now and then.
+    writes the cell (tests/racing.py), so the writes land in the middle of
+    the kernels' checks and walks. Every call must raise ValueError (it saw
+    the bad card) or return ``want`` (it saw the card): a kernel that checks
+    a card and then reads it again to walk it walks an unchecked bad card
+    now and then.
     """
-    card = int(cells[at])
-    flips = np.tile(np.array([bad, card], dtype=np.uint8), 1 << 19)  # ends with the card
-    cell = np.lib.stride_tricks.as_strided(cells[at[0], at[1] :], shape=flips.shape, strides=(0,))
-    stop = threading.Event()
-
-    def flip() -> None:
-        while not stop.is_set():
-            np.copyto(cell, flips)
-
-    writer = threading.Thread(target=flip)
-    errors = returned = 0
-    wrong: list[int] = []
-    start = time.monotonic()
-    writer.start()
-    try:
-        # A third of a second of calls, and enough of both outcomes; a bound for a machine under load.
-        while (time.monotonic() < start + 0.3 or errors < 100 or returned < 100) and time.monotonic() < start + 20:
-            try:
-                got = call()
-            except ValueError:
-                errors += 1
-                continue
-            returned += 1
-            if not np.array_equal(got, want):
-                wrong.extend(np.flatnonzero(np.asarray(got) != want).tolist())
-    finally:
-        stop.set()
-        writer.join()
-    assert not wrong, f"{len(wrong)} values of rows {sorted(set(wrong))[:10]} walked a card that was never checked"
+    returned, errors = race(cells, at, bad, call, [want], least=100)
     assert errors and returned, (errors, returned)  # else no write ever landed inside a call
 
 

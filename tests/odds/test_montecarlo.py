@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from tests.racing import every_moment
 from twoplustwo.cli import main
 from twoplustwo.hands.batch import evaluate_batch
 from twoplustwo.odds import sampled as montecarlo
@@ -275,7 +276,8 @@ def test_per_combo_breakdown() -> None:
     results = mc([hero, villain], board, samples=3 * BATCH + 17, seed=3)
     h, v = results
     assert h.combos is None and h.combo_games is None and h.combo_equity is None
-    assert v.combos is villain[0]  # the combos as given
+    # The combos as given, in a copy of their own: the caller's array, read once when checked, may change later.
+    assert v.combos is not None and np.array_equal(v.combos, villain[0]) and not np.shares_memory(v.combos, villain[0])
     assert v.combo_games is not None and v.combo_equity is not None
     assert v.combo_games.dtype == np.float64 and v.combo_games.sum() == v.games == 3 * BATCH + 17
     for i, c in enumerate(["AhKh", "7c7d", "AsKs"]):
@@ -512,3 +514,30 @@ def test_bad_players() -> None:
         mc([hand("AsAh"), combos(["KdKc", "2c2d"])], parse_cards("2c 3c 4c"), samples=10)
     with pytest.raises(ValueError, match="board or dead"):
         mc([hand("AsAh"), hand("KdKc")], dead=parse_cards("Kd"), samples=10)
+
+
+def test_combos_and_weights_changed_while_checked_give_one_states_players_or_an_error() -> None:
+    # Checked on the caller's array and then cast to uint8, a 300 written in
+    # between was card 44 (Kc), unchecked against the board and the others.
+    combos = np.array([[51, 50], [49, 48], [3, 7]], dtype=np.int64)
+    weights = np.array([1.0, 0.5, 0.25])
+
+    def call() -> list[tuple[list[list[int]], list[float]]]:
+        checked = check_players([(combos, weights), hand("Qs Qh")], ["a", "b"], [True, False], [44], False, range(52))
+        return [(p.combos.tolist(), p.weights.tolist()) for p in checked]
+
+    def with_(a: np.ndarray, at: tuple[int, ...], v: float) -> list[tuple[list[list[int]], list[float]]]:
+        saved = a[at].item()
+        a[at] = v
+        try:
+            return call()
+        finally:
+            a[at] = saved
+
+    same = lambda x, y: x == y  # noqa: E731
+    assert every_moment(combos, (2, 1), 300, call, [call()], same=same)
+    assert every_moment(combos, (2, 1), 8, call, [call(), with_(combos, (2, 1), 8)], same=same)
+    assert every_moment(weights, (1,), 1.5, call, [call()], same=same)
+    with pytest.raises(TypeError, match="a: combos must be a plain array, not a masked array"):
+        masked = np.ma.array(combos, mask=np.eye(3, 2))
+        check_players([(masked, weights), hand("Qs Qh")], ["a", "b"], [True, False], [], False, range(52))

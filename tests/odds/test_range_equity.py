@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 
+from tests.racing import every_moment
 from twoplustwo.odds.calculate import equity
 from twoplustwo.odds.range_equity import equity_vs_range
 from twoplustwo.vocab.cards import format_cards, parse_cards
@@ -67,3 +68,26 @@ def test_a_range_object_and_its_text_agree() -> None:
 def test_bad_input(call: object, error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
         call()  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(("villain", "dead"), [("AK:0", ""), ("AK:0,QQ:0", ""), ("KK", "Ks Kc")])
+def test_a_range_of_no_weight_is_refused_as_equity_refuses_it(villain: str, dead: str) -> None:
+    with pytest.raises(ValueError, match="villain: (the range is empty|no combo of KK is left beside the board)"):
+        equity_vs_range("Kh Kd 2d", villain, dead=dead)
+    with pytest.raises(ValueError, match="villain: (the range is empty|no combo of KK is left beside the board)"):
+        equity_vs_range("Kh Kd 2d", parse_range(villain), dead=dead)
+    with pytest.raises(ValueError, match="player 2: (the range is empty|no combo of KK is left)"):
+        equity(["Ah Ad", villain], board="Kh Kd 2d", dead=dead)
+
+
+def test_a_board_card_changed_during_a_call_is_an_error_or_one_boards_answer() -> None:
+    board = np.array([45, 20, 8, 30, 33], dtype=np.int64)
+    dead = np.array([0, 1], dtype=np.int64)
+    other = board.copy()
+    other[3] = 34
+    both = [equity_vs_range(board, "QQ+,AKs,76s"), equity_vs_range(other, "QQ+,AKs,76s")]
+    same = lambda a, b: bool(np.array_equal(a, b, equal_nan=True))  # noqa: E731
+    assert every_moment(board, (3,), 34, lambda: equity_vs_range(board, "QQ+,AKs,76s"), both, same=same)
+    assert every_moment(board, (3,), 52, lambda: equity_vs_range(board, "QQ+,AKs,76s"), both[:1], same=same)
+    want = [equity_vs_range(board, "QQ+", dead=dead)]
+    assert every_moment(dead, (1,), 60, lambda: equity_vs_range(board, "QQ+", dead=dead), want, same=same)

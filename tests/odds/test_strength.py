@@ -9,6 +9,7 @@ from math import comb
 import numpy as np
 import pytest
 
+from tests.racing import every_moment
 from twoplustwo import backend
 from twoplustwo.hands.batch import evaluate_batch
 from twoplustwo.odds.preflop import preflop_vs_random
@@ -107,9 +108,44 @@ def test_batch_matches_single_calls() -> None:
         (lambda: strength_batch([[51, 51]], [[1, 2, 3]]), ValueError, "hole 0 holds a card twice"),
         (lambda: strength_batch([[51, 50]], [[1, 2, 50]]), ValueError, "row 0 holds a card twice"),
         (lambda: strength_batch([[51, 52]], [[1, 2, 3]]), ValueError, "card ints 0..51"),
-        (lambda: strength_batch([[51.0, 50.0]], [[1, 2, 3]]), TypeError, "card ints"),
+        (lambda: strength_batch([[51.0, 50.0]], [[1, 2, 3]]), ValueError, "holes must be integers, got dtype float64"),
     ],
 )
 def test_bad_input(call: object, error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
         call()  # type: ignore[operator]
+
+
+def _same(a: object, b: object) -> bool:
+    return all(np.array_equal(x, y) for x, y in zip(a, b))  # type: ignore[call-overload]
+
+
+def test_a_card_changed_during_a_batch_is_an_error_or_the_right_strength() -> None:
+    # Checked by min and max on the caller's array and then copied, a 258
+    # written in between passed: an IndexError, or (cast to uint8 for the
+    # strength tables) card 2, another hand.
+    holes = np.array([[51, 50], [3, 7], [12, 13]], dtype=np.int64)
+    boards = np.array([[45, 20, 8, 30, 33]] * 3, dtype=np.int64)
+    def call() -> object:
+        return strength_batch(holes, boards, bins=4, threads=1)
+
+    want = call()
+    assert every_moment(holes, (1, 1), 258, call, [want], same=_same)
+    other = boards.copy()
+    other[2, 4] = 34
+    both = [want, strength_batch(holes, other, bins=4, threads=1)]
+    assert every_moment(boards, (2, 4), 34, call, both, same=_same)
+
+
+def test_masked_arrays_empty_batches_and_numpy_ints() -> None:
+    with pytest.raises(TypeError, match="holes must be a plain array, not a masked array"):
+        strength_batch(np.ma.array([[51, 50]], mask=[[0, 1]]), [[1, 2, 3]])
+    with pytest.raises(TypeError, match="boards must be a plain array, not a masked array"):
+        strength_batch([[51, 50]], np.ma.array([[1, 2, 3]], mask=[[0, 1, 0]]))
+    for holes, boards, bins in [([], [], None), ([], [], 3), (np.zeros((0, 2), np.int8), np.zeros((0, 4), np.int8), 5)]:
+        s = strength_batch(holes, boards, bins=bins)
+        assert s.ehs.shape == s.ehs2.shape == (0,)
+        assert (s.histogram is None) if bins is None else s.histogram.shape == (0, bins)
+    one = strength_batch([[51, 50]], [[45, 20, 2]], bins=np.int64(5))
+    alone = strength("As Ah", "Kd 7c 2h", bins=5).histogram
+    assert one.histogram is not None and alone is not None and one.histogram.tolist() == [alone.tolist()]

@@ -123,7 +123,7 @@ def test_combo_index_errors(c1: int | str, c2: int, message: str) -> None:
         ([1, 2], [1, 3], "the same card twice in one combo"),
         ([1, 52], [2, 3], "card out of range 0..51"),
         ([-1], [2], "card out of range 0..51"),
-        ([1.0], [2], "expected integer card arrays, got dtype float64"),
+        ([1.0], [2], "cards must be integers, got dtype float64"),
     ],
 )
 def test_combo_indices_errors(c1: list[float], c2: list[int], message: str) -> None:

@@ -1,6 +1,6 @@
 """The bucket tables of a table set: each canonical hand's bucket on a street, for solvers' card abstraction.
 
-A bucket table holds one uint16 per index of the street's
+A bucket table holds one unsigned int per index of the street's
 :class:`~twoplustwo.HandIndexer` (``(2, 3)`` on the flop, ``(2, 4)`` on the
 turn, ``(2, 5)`` on the river), buckets numbered from the weakest up. The
 builder makes them (``twoplustwo abstraction --street flop --method emd --k
@@ -30,13 +30,17 @@ __all__ = ["bucket_of", "buckets"]
 _STREET_OF = {3: "flop", 4: "turn", 5: "river"}
 
 
-def buckets(street: str, method: str, k: int, *, tables: Tables | None = None) -> npt.NDArray[np.uint16]:
+def buckets(street: str, method: str, k: int, *, tables: Tables | None = None) -> npt.NDArray[np.unsignedinteger[Any]]:
     """The table of ``k`` buckets by ``method`` on ``street`` (``"flop"``, ``"turn"`` or ``"river"``), memory-mapped.
 
     Entry ``i`` is the bucket (``0..k-1``, the weakest first) of the hands of
-    index ``i`` of the street's indexer. A set without the table raises
-    ``ValueError`` saying how to build it, and one with an entry of ``k`` or
-    more is refused.
+    index ``i`` of the street's indexer. The array is the set's own mapped
+    table, read-only and in the dtype it is stored in (the smallest unsigned
+    one that holds ``k - 1``: uint8 up to 256 buckets, else uint16), so that
+    every process shares its pages and none makes a copy; cast a slice of it,
+    not the whole, where another dtype is wanted. A set without the table
+    raises ``ValueError`` saying how to build it, and one with an entry of
+    ``k`` or more is refused.
 
     >>> buckets("flop", "emd", 999, tables=None)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -50,18 +54,15 @@ def buckets(street: str, method: str, k: int, *, tables: Tables | None = None) -
             f"the table set at {t.path} has no {role} table: build it with "
             f"twoplustwo abstraction --street {street} --method {method} --k {k}"
         )
-    return _checked(t, role, k)
+    return _checked(t, role, int(k))
 
 
 # Checked once per set (a set is immutable): the scan of 123 million river entries takes a tenth of a second.
 @functools.lru_cache(maxsize=16)
-def _checked(t: Tables, role: str, k: int) -> npt.NDArray[np.uint16]:
+def _checked(t: Tables, role: str, k: int) -> npt.NDArray[np.unsignedinteger[Any]]:
     table: npt.NDArray[Any] = t.arrays[role]
     if table.dtype.kind != "u" or (len(table) and int(table.max()) >= k):
         raise ValueError(f"{t.path}: the {role} table holds a bucket of {k} or more (or is not unsigned ints)")
-    if table.dtype != np.uint16:  # the writer picks the smallest dtype; callers get one type
-        table = table.astype(np.uint16)
-        table.flags.writeable = False
     return table
 
 

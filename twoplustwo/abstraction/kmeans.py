@@ -42,6 +42,7 @@ with ``seed``.
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -54,6 +55,7 @@ import numpy.typing as npt
 from twoplustwo.kernels.choice import chosen
 from twoplustwo.kernels.pool import resolve_threads, run
 from twoplustwo.progress import progress
+from twoplustwo.vocab.inputs import check_int, is_int, refuse_masked
 
 __all__ = ["METRICS", "Clustering", "centers_of", "kmeans", "nearest", "row_distances"]
 
@@ -200,7 +202,9 @@ def _check_ground(points: npt.NDArray[np.uint16], ground: Any) -> npt.NDArray[np
 
 
 def _check(points: Any, weights: Any, k: Any) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.integer[Any]], int]:
-    """The points, the weights (as given: no copy of millions of rows) and their sum, checked."""
+    """The points (as given: no copy of millions of rows), the weights (a private copy) and their sum, checked."""
+    refuse_masked(points, "points")
+    refuse_masked(weights, "weights")
     if not isinstance(points, np.ndarray) or points.dtype != np.uint16 or points.ndim != 2:
         raise TypeError(f"points must be an (N, d) uint16 array, got {_describe(points)}")
     if points.shape[1] < 1 or len(points) < 1:
@@ -212,21 +216,51 @@ def _check(points: Any, weights: Any, k: Any) -> tuple[npt.NDArray[np.uint16], n
         if not isinstance(weights, np.ndarray) or weights.dtype.kind not in "iu" or weights.shape != (len(points),):
             got = _describe(weights)
             raise TypeError(f"weights must be None or an integer array of {len(points)} entries, got {got}")
-        if (weights < 0).any():
-            raise ValueError(f"weights must be at least 0: row {int(np.argmax(weights < 0))} has a negative weight")
-        top = int(weights.max())
+        # Read once, in its own dtype (a byte a row, for counts): checked and summed as used.
+        w = np.array(weights)
+        if (w < 0).any():
+            raise ValueError(f"weights must be at least 0: row {int(np.argmax(w < 0))} has a negative weight")
+        top = int(w.max())
         # In int64 when no sum can overflow it, else as Python ints.
-        total = int(weights.sum(dtype=np.int64)) if top * len(weights) < 1 << 62 else sum(weights.tolist())
+        total = int(w.sum(dtype=np.int64)) if top * len(w) < 1 << 62 else sum(w.tolist())
         if total >= 1 << 62:
             raise ValueError("weights must sum below 2**62")
         if total == 0:
             raise ValueError("weights must not all be 0")
-        w = weights
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
-        raise TypeError(f"k must be an int, got {type(k).__name__}")
-    if not 1 <= k <= 65536:
-        raise ValueError(f"k must be from 1 to 65536, got {k}")
+    n = check_int(k, "k")
+    if not 1 <= n <= 65536:
+        raise ValueError(f"k must be from 1 to 65536, got {n}")
     return np.ascontiguousarray(points), w, total
+
+
+def _check_mass(
+    distinct: npt.NDArray[np.uint16],
+    inverse: npt.NDArray[np.integer[Any]],
+    seen: npt.NDArray[np.bool_] | None,
+    rest: npt.NDArray[np.uint16] | None,
+) -> None:
+    """Under EMD every row must hold the same mass, at most 65,535: checked on the rows as read once.
+
+    ``distinct`` and ``inverse`` are the rows of positive weight (``seen``, or
+    all of them for None), and ``rest`` the rows of weight 0, read once.
+    """
+    held = distinct.sum(axis=1, dtype=np.int64)
+    left = np.zeros(0, dtype=np.int64) if rest is None else rest.sum(axis=1, dtype=np.int64)
+    if seen is None or seen[0]:
+        first = int(held[inverse[0]])
+    else:
+        first = int(left[0])
+    if (held != first).any() or (left != first).any():
+        by_row = np.empty(len(inverse) + len(left), dtype=np.int64)  # only on the way to the error
+        if seen is None:
+            by_row[:] = held[inverse]
+        else:
+            by_row[seen], by_row[~seen] = held[inverse], left
+        i = int(np.argmax(by_row != first))
+        raise ValueError(f"under metric 'emd' every row must hold the same mass: row {i} holds {by_row[i]}, "
+                         f"row 0 holds {first}")  # fmt: skip
+    if first > 65535:
+        raise ValueError(f"under metric 'emd' the rows' mass must be at most 65,535, got {first}")
 
 
 def _sum_by(
@@ -290,27 +324,29 @@ def kmeans(
     [2, 2, 2, 1, 1, 0]
     """
     pts, w, total = _check(points, weights, k)
+    k = operator.index(k)
     code = _metric(metric)
     if code == 3:
-        _check_ground(pts, ground)
-        held = pts.sum(axis=1, dtype=np.int64)
-        if (held != held[0]).any():
-            i = int(np.argmax(held != held[0]))
-            raise ValueError(f"under metric 'emd' every row must hold the same mass: row {i} holds {held[i]}, "
-                             f"row 0 holds {held[0]}")  # fmt: skip
-        if held[0] > 65535:
-            raise ValueError(f"under metric 'emd' the rows' mass must be at most 65,535, got {held[0]}")
-    if isinstance(max_iter, bool) or not isinstance(max_iter, int) or max_iter < 1:
+        # A private copy of the ground points (at most 2,048 rows): every distance reads the same.
+        ground = np.array(_check_ground(pts, ground))
+    if not is_int(max_iter) or max_iter < 1:
         raise ValueError(f"max_iter must be an int of at least 1, got {max_iter!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    if not is_int(seed) or seed < 0:
         raise ValueError(f"seed must be an int of at least 0, got {seed!r}")
-    if strength is not None and (
-        not isinstance(strength, np.ndarray) or strength.dtype.kind not in "iu" or strength.shape != (len(pts),)
-    ):
-        raise TypeError(f"strength must be None or an integer array of {len(pts)} entries, got {_describe(strength)}")
+    max_iter, seed = int(max_iter), int(seed)
+    refuse_masked(strength, "strength")
+    if strength is not None:
+        if not isinstance(strength, np.ndarray) or strength.dtype.kind not in "iu" or strength.shape != (len(pts),):
+            got = _describe(strength)
+            raise TypeError(f"strength must be None or an integer array of {len(pts)} entries, got {got}")
     seen = w > 0
     everywhere = bool(seen.all())
+    # The caller's points are read here, once each (the distinct rows are a copy), and for the rows of weight 0
+    # once more, into ``rest``; all else reads those copies.
     distinct, inverse = _distinct(pts if everywhere else pts[seen])
+    rest = None if everywhere else pts[~seen]
+    if code == 3:
+        _check_mass(distinct, inverse, None if everywhere else seen, rest)
     w_seen = w if everywhere else w[seen]
     mass = _sum_by(inverse, w_seen, len(distinct), total)
     if k > len(distinct):
@@ -349,8 +385,8 @@ def kmeans(
         out[:] = rank[labels][inverse]
     else:
         out[seen] = rank[labels][inverse]
-    if not seen.all():  # rows of weight 0 go to their nearest center too
-        out[~seen] = rank[nearest(pts[~seen], centers, metric=metric, threads=threads, ground=ground)[0]]
+    if rest is not None:  # rows of weight 0 go to their nearest center too
+        out[~seen] = rank[nearest(rest, centers, metric=metric, threads=threads, ground=ground)[0]]
     return Clustering(out, centers[order], cost, int(mass.sum()), rounds, converged)
 
 
@@ -458,7 +494,23 @@ def _weighted_sum(weights: npt.NDArray[np.int64], dists: npt.NDArray[np.uint64])
     return sum(int(weights[a : a + step] @ dists[a : a + step].astype(np.int64)) for a in range(0, len(dists), step))
 
 
-def _distinct(rows: npt.NDArray[np.uint16]) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.integer[Any]]]:
+def _hashes(rows: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint64]:
+    """A 64-bit hash of each row, a block of rows at a time."""
+    factors = np.random.default_rng(0x5EED).integers(1, 1 << 63, rows.shape[1], dtype=np.uint64) | np.uint64(1)
+    h = np.zeros(len(rows), dtype=np.uint64)
+    step = 1 << 20
+    for a in range(0, len(rows), step):
+        block = rows[a : a + step].astype(np.uint64)
+        block *= factors
+        part = block.sum(axis=1, dtype=np.uint64)
+        part ^= part >> np.uint64(29)  # the low bits of a sum of products mix poorly: fold the high ones in
+        h[a : a + step] = part
+    return h
+
+
+def _distinct(
+    rows: npt.NDArray[np.uint16], private: bool = False
+) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.integer[Any]]]:
     """The distinct rows, in an order that depends on their contents alone, and each row's place among them.
 
     Rows are sorted by a 64-bit hash of their values, and rows of equal hash
@@ -466,36 +518,41 @@ def _distinct(rows: npt.NDArray[np.uint16]) -> tuple[npt.NDArray[np.uint16], npt
     the rows are sorted by their values instead (``np.unique``, several
     times slower on millions of rows). Places are int32 below 2**31 rows:
     memory, on the river's 123 million.
+
+    ``rows`` may be the caller's (not ``private``), read three times: hashed,
+    copied where a row stands for others, compared with that copy. The
+    copies are checked against their hashes too, so that a row another
+    thread changed meanwhile is seen, and then the work is done again on a
+    private copy of the rows: the answer is always that of rows that were.
     """
-    n, d = rows.shape
-    factors = np.random.default_rng(0x5EED).integers(1, 1 << 63, d, dtype=np.uint64) | np.uint64(1)
-    h = np.zeros(n, dtype=np.uint64)
-    step = 1 << 20
-    for a in range(0, n, step):
-        block = rows[a : a + step].astype(np.uint64)
-        block *= factors
-        part = block.sum(axis=1, dtype=np.uint64)
-        part ^= part >> np.uint64(29)  # the low bits of a sum of products mix poorly: fold the high ones in
-        h[a : a + step] = part
+    n = len(rows)
+    h = _hashes(rows)
     order = np.argsort(h, kind="stable")
     h = h[order]
     new = np.empty(n, dtype=bool)
     new[0] = True
     np.not_equal(h[1:], h[:-1], out=new[1:])
-    del h
     small = np.int32 if n < 1 << 31 else np.int64
     group = np.cumsum(new, dtype=small)
     group -= 1
-    first = order[np.flatnonzero(new)]
-    del new
+    at = np.flatnonzero(new)
+    first, hashed = order[at], h[at]
+    del h, new, at
+    distinct = rows[first]
+    same = bool((_hashes(distinct) == hashed).all())
     check = 1 << 16
     for a in range(0, n, check):
-        if not (rows[order[a : a + check]] == rows[first[group[a : a + check]]]).all():
-            distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
-            return distinct, inverse.reshape(-1).astype(np.intp)
+        if not same:
+            break
+        same = bool((rows[order[a : a + check]] == distinct[group[a : a + check]]).all())
+    if not same and not private:
+        return _distinct(np.array(rows), private=True)
+    if not same:  # two different rows of one hash
+        distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
+        return distinct, inverse.reshape(-1).astype(np.intp)
     inverse = np.empty(n, dtype=small)
     inverse[order] = group
-    return rows[first], inverse
+    return distinct, inverse
 
 
 def _seed(
@@ -599,13 +656,16 @@ def _order(
     from fractions import Fraction
 
     k = len(centers)
-    top = max(abs(int(strength.max())), abs(int(strength.min())))
-    if top * total >= 1 << 62:
-        raise ValueError("strength times weight must stay below 2**62 in sum")
-    # Per distinct row, then per cluster: the sums of weight x strength, and the weights.
-    step, by_row = 1 << 22, np.zeros(len(mass), dtype=np.int64)
+    # Per distinct row, then per cluster: the sums of weight x strength, and the weights. ``strength`` may be the
+    # caller's (a copy of the river's would be 250 MB): each block is read once, into a copy that is bounded and
+    # summed, so that no value written meanwhile escapes the bound that keeps the sums exact.
+    step, by_row, top = 1 << 22, np.zeros(len(mass), dtype=np.int64), 0
     for a in range(0, len(inverse), step):
-        part = strength[a : a + step].astype(np.int64) * weights[a : a + step]
+        block = np.array(strength[a : a + step])
+        top = max(top, abs(int(block.max())), abs(int(block.min())))
+        if top * total >= 1 << 62:
+            raise ValueError("strength times weight must stay below 2**62 in sum")
+        part = block.astype(np.int64) * weights[a : a + step]
         by_row += _sum_by(inverse[a : a + step], part, len(mass), top * total)
     num = _sum_by(labels, by_row, k, top * total)
     den = _sum_by(labels, mass, k, total)

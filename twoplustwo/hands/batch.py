@@ -32,6 +32,7 @@ from twoplustwo.tables.format import TableError
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import CardLike, format_card, format_cards, parse_cards
 from twoplustwo.vocab.games import HOLDEM, Game, check_game, resolve
+from twoplustwo.vocab.inputs import int_array
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import Walker
@@ -147,20 +148,18 @@ def evaluate_batch(
 
 
 def as_hands(hands: npt.ArrayLike, widths: range) -> npt.NDArray[np.integer[Any]]:
-    """``hands`` as a 2-D integer array of ``widths`` columns, or the error that says why not."""
-    if isinstance(hands, np.ma.MaskedArray):
-        raise TypeError("hands must be a plain integer array, not a masked array (fill or compress it first)")
-    try:
-        h = np.asarray(hands)
-    except (ValueError, TypeError, OverflowError) as e:
-        raise ValueError(f"hands must be an (N, k) integer array: {e}") from None
+    """``hands`` as a 2-D integer array of ``widths`` columns, or the error that says why not.
+
+    The caller's own array where it is one (no copy of a large batch):
+    :func:`walk_batch` reads each step once into a buffer of its own and
+    checks that.
+    """
+    h = int_array(hands, "hands", copy=False)
+    if h.ndim == 1 and h.size == 0:  # an empty batch: no rows of any width
+        h = h.reshape(0, widths.start)
     if h.ndim != 2 or h.shape[1] not in widths:
         k = f"{widths.start}..{widths.stop - 1}"
         raise ValueError(f"hands must be an (N, k) array with k in {k}, got shape {h.shape}")
-    if h.dtype.kind not in "iu":
-        if h.size:
-            raise ValueError(f"hands must be integers, got dtype {h.dtype}")
-        h = np.zeros(h.shape, dtype=np.uint8)  # an empty list arrives as float64
     return h
 
 

@@ -39,6 +39,7 @@ from twoplustwo.tables.atomic import check_target, write_file
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.format import TableError
 from twoplustwo.tables.load import Tables
+from twoplustwo.vocab.inputs import int_array, is_int
 from twoplustwo.vocab.values import CATEGORY_FIRST, CATEGORY_LAST, N_VALUES
 
 __all__ = ["export_handranks", "handranks_value", "value_from_handranks"]
@@ -67,17 +68,11 @@ def _classic_scale() -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint16]]:
 _TO_CLASSIC, _FROM_CLASSIC = _classic_scale()
 
 
-def _is_int(x: object) -> bool:
-    # bool passes isinstance(int) but is always a caller's mistake.
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
 def _int_array(x: npt.NDArray[Any], what: str) -> npt.NDArray[Any]:
-    if isinstance(x, np.ma.MaskedArray):
-        raise TypeError(f"{what} must be a plain array, not a masked array")
-    if x.dtype.kind not in "iu":
+    """``x`` read once into a private copy, so that the values checked are the values converted."""
+    if x.dtype.kind not in "iu":  # an array of the wrong type: the TypeError this module always raised
         raise TypeError(f"{what} must be integers, got an array of {x.dtype}")
-    return x
+    return int_array(x, what)
 
 
 @overload
@@ -103,7 +98,7 @@ def handranks_value(value: int | np.integer[Any] | npt.NDArray[Any]) -> int | np
             raise ValueError(f"hand values must be in 1..{N_VALUES}, got {int(v.flat[i])} at flat index {i}")
         out: npt.NDArray[np.int32] = _TO_CLASSIC[v]
         return out
-    if not _is_int(value):
+    if not is_int(value):
         raise TypeError(f"hand value must be an int or a numpy array of ints, got {type(value).__name__}")
     if not 1 <= value <= N_VALUES:
         raise ValueError(f"hand value must be an int in 1..{N_VALUES}, got {int(value)}")
@@ -136,7 +131,7 @@ def value_from_handranks(classic: int | np.integer[Any] | npt.NDArray[Any]) -> i
             raise ValueError(f"not a classic HandRanks.dat value: {bad} ({bad:#x})")
         out: npt.NDArray[np.uint16] = ours
         return out
-    if not _is_int(classic):
+    if not is_int(classic):
         raise TypeError(f"classic value must be an int or a numpy array of ints, got {type(classic).__name__}")
     x = int(classic)
     v = int(_FROM_CLASSIC[x]) if 0 <= x < len(_FROM_CLASSIC) else 0

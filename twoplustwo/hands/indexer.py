@@ -40,6 +40,7 @@ import numpy.typing as npt
 from twoplustwo.kernels.choice import chosen
 from twoplustwo.kernels.indexing import MAX_CARDS, MAX_ROUNDS, Plan, plan
 from twoplustwo.vocab.cards import CardLike, parse_cards
+from twoplustwo.vocab.inputs import check_int, int_array, is_int, refuse_masked
 
 __all__ = ["HandIndexer"]
 
@@ -125,6 +126,7 @@ class HandIndexer:
         """
         if not isinstance(cards, (str, Sequence, np.ndarray)):
             raise TypeError(f"cards must be card text, a sequence of cards or an array, got {type(cards).__name__}")
+        refuse_masked(cards, "cards")
         if isinstance(cards, np.ndarray):
             if cards.ndim == 2:
                 return self._index_rows(cards)
@@ -140,17 +142,22 @@ class HandIndexer:
         out = self._run_index(np.array([hand], dtype=np.uint8), self._round_of(len(hand), "a hand of"))
         return int(out[0])
 
-    def _index_rows(self, rows: npt.NDArray[Any]) -> npt.NDArray[np.uint64]:
-        if rows.dtype == np.bool_ or rows.dtype.kind not in "iu":
-            raise TypeError(f"hands must be an integer array, got dtype {rows.dtype}")
+    def _index_rows(self, cards: npt.ArrayLike) -> npt.NDArray[np.uint64]:
+        # uint8 rows go to the kernels as they are: they read each block once
+        # into a copy of their own and check that. Any other dtype is read
+        # once here, checked and cast from the copy: checked on the caller's
+        # array and then cast, a 300 written in between would pass as 44.
+        rows = int_array(cards, "hands", copy=False)
         if rows.ndim != 2:
             raise ValueError(f"hands must be an (N, k) array, got {rows.ndim}-D")
         i = self._round_of(rows.shape[1], "rows of")
-        # Other dtypes first, or 256 + c would pass as card c; the kernels check uint8 cards themselves.
-        bad = None if rows.dtype == np.uint8 else (rows < 0) | (rows > 51)
-        if bad is not None and bad.any():
-            r, c = (int(x) for x in np.argwhere(bad)[0])
-            raise ValueError(f"row {r}: card {c} ({int(rows[r, c])}): out of range 0..51")
+        if rows.dtype != np.uint8:
+            rows = np.array(rows)
+            # Checked before the cast, or 256 + c would pass as card c.
+            bad = (rows < 0) | (rows > 51)
+            if bad.any():
+                r, c = (int(x) for x in np.argwhere(bad)[0])
+                raise ValueError(f"row {r}: card {c} ({int(rows[r, c])}): out of range 0..51")
         return self._run_index(np.ascontiguousarray(rows, dtype=np.uint8), i)
 
     def _run_index(self, hands: npt.NDArray[np.uint8], i: int) -> npt.NDArray[np.uint64]:
@@ -192,16 +199,16 @@ class HandIndexer:
         """
         i = self._round(round)
         p = self._plan(i)
-        one = isinstance(indices, (int, np.integer)) and not isinstance(indices, (bool, np.bool_))
+        one = is_int(indices)
         if one:
             x = operator.index(indices)  # type: ignore[arg-type]  # an int or numpy integer, just checked
             if not 0 <= x < p.size:
                 raise ValueError(f"index {x} out of range 0..{p.size - 1} of round {i} of {self._rounds}")
             a: npt.NDArray[Any] = np.array([x], dtype=np.uint64)
+        elif isinstance(indices, str) or not isinstance(indices, (Sequence, np.ndarray)):
+            raise TypeError(f"indices must be an int or a 1-D integer array, got {type(indices).__name__}")
         else:
-            a = np.array(indices)  # a private copy: checked and read the same
-            if a.dtype == np.bool_ or a.dtype.kind not in "iu":
-                raise TypeError(f"indices must be ints or an integer array, got dtype {a.dtype}")
+            a = int_array(indices, "indices")  # a private copy: checked and read the same
             if a.ndim != 1:
                 raise ValueError(f"indices must be one int or a 1-D array, got a {a.ndim}-D array")
             bad = (a < 0) | (a >= p.size)
@@ -234,7 +241,7 @@ class HandIndexer:
         1326
         """
         i = self._round(round)
-        hands = self.unindex(np.asarray(indices), round=i)
+        hands = self.unindex(indices, round=i)
         # A renaming of the suits keeps the hand exactly when it maps every
         # suit to one with the same ranks in every round. Each round's ranks
         # by suit: 16 bits a suit, suit s in bits 16s..16s+12.
@@ -257,11 +264,10 @@ class HandIndexer:
         """``round`` checked (0-based), or the last round for None."""
         if round is None:
             return len(self._rounds) - 1
-        if isinstance(round, bool) or not isinstance(round, (int, np.integer)):
-            raise TypeError(f"round must be an int, got {type(round).__name__}")
+        round = check_int(round, "round")
         if not 0 <= round < len(self._rounds):
             raise ValueError(f"round must be 0..{len(self._rounds) - 1} for rounds {self._rounds}, got {round}")
-        return int(round)
+        return round
 
     def _round_of(self, k: int, what: str) -> int:
         """The round that ``k`` cards complete."""
@@ -278,7 +284,7 @@ def _check_rounds(rounds: object) -> tuple[int, ...]:
     if not isinstance(rounds, (tuple, list)):
         raise TypeError(f"rounds must be a tuple of cards per round, such as (2, 3), got {type(rounds).__name__}")
     for n in rounds:
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        if not is_int(n):
             raise TypeError(f"rounds must hold ints, got {type(n).__name__}")
     counts = tuple(int(n) for n in rounds)
     if not 1 <= len(counts) <= MAX_ROUNDS:

@@ -43,6 +43,7 @@ from twoplustwo.kernels.choice import chosen
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import check_disjoint, parse_cards
+from twoplustwo.vocab.inputs import int_array, is_int
 from twoplustwo.vocab.lows import LOW_BITS, LOW_MASKS, LOW_VALUES, N_LOWS
 
 __all__ = [
@@ -143,7 +144,7 @@ def describe_low(value: int | np.integer[Any]) -> str:
     ValueError: low value must be an int in 0..56, got 57
     """
     # bool passes isinstance(int) but is always a caller's mistake.
-    if not (isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and 0 <= value <= N_LOWS):
+    if not (is_int(value) and 0 <= value <= N_LOWS):
         shown = value.item() if isinstance(value, np.generic) else value
         raise ValueError(f"low value must be an int in 0..{N_LOWS}, got {shown!r}")
     if value == 0:
@@ -156,18 +157,18 @@ def describe_low(value: int | np.integer[Any]) -> str:
 
 
 def _as_rows(name: str, cards: npt.ArrayLike, sizes: tuple[int, ...]) -> npt.NDArray[np.integer[Any]]:
-    """``cards`` as an integer array with a last axis of one of ``sizes``, or the error that says why not."""
-    if isinstance(cards, np.ma.MaskedArray):
-        raise TypeError(f"{name} must be a plain integer array, not a masked array (fill or compress it first)")
-    try:
-        a = np.asarray(cards)
-    except (ValueError, TypeError, OverflowError) as e:
-        raise ValueError(f"{name} must be an integer array: {e}") from None
+    """``cards`` as a private integer array (1-D, or 2-D with one of ``sizes`` columns), or the error saying why not.
+
+    Every check, the walk and the error then read the same cards, even while
+    another thread writes to the caller's array. An empty 1-D array is no
+    rows of the first size.
+    """
+    a = int_array(cards, name)
+    if a.ndim == 1 and a.size == 0:
+        a = a.reshape(0, sizes[0])
     if a.ndim not in (1, 2) or a.shape[-1] not in sizes:
         k = ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}"
         raise ValueError(f"{name} must be an (N, k) array with k = {k}, got shape {a.shape}")
-    if a.dtype.kind not in "iu":
-        raise ValueError(f"{name} must be integers, got dtype {a.dtype}")
     return a
 
 
@@ -191,9 +192,6 @@ def _deals(
 ) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.integer[Any]], bool]:
     """:func:`_as_deals`, and whether one board serves every row; a shared board's cards are checked here."""
     h, b = _as_deals(holes, boards)
-    # Private copies: every check, the walk and the error read the same
-    # cards, even while another thread writes to the caller's arrays.
-    h, b = np.array(h), np.array(b)
     shared = len(b) == 1 and len(h) != 1
     if shared:
         try:

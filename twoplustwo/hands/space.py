@@ -24,6 +24,7 @@ from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import CardLike, format_cards, parse_cards
 from twoplustwo.vocab.games import HOLDEM, Game, resolve
+from twoplustwo.vocab.inputs import is_int
 
 __all__ = ["Cards", "HandSpace", "check_space"]
 
@@ -65,7 +66,7 @@ def check_space(n: int, include: Cards, dead: Cards, game: Game | None = None) -
     A dead card outside the deck is refused too: it says the caller has
     another game in mind.
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+    if not is_int(n):
         raise TypeError(f"n must be an int (5, 6 or 7), got {type(n).__name__}")
     if n not in (5, 6, 7):
         raise ValueError(f"n must be 5, 6 or 7, got {n!r}")

@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.games import HOLDEM
+from twoplustwo.vocab.inputs import refuse_masked
 from twoplustwo.vocab.ranges import Range, parse_range
 
 __all__ = ["MAX_PLAYERS", "CheckedPlayer", "any_deal", "check_count", "check_players", "parse_player", "without"]
@@ -161,8 +162,12 @@ def check_players(
     taken_cards = sorted({int(t) for t in taken})
     out = []
     for label, (combos, weights), is_range in zip(labels, players, ranged):
-        c = np.asarray(combos)
-        w = np.asarray(weights, dtype=np.float64)
+        # Private copies: the cards and weights checked are those cast and kept (a 300 checked on the caller's
+        # array and then cast to uint8 would be card 44).
+        refuse_masked(combos, f"{label}: combos")
+        refuse_masked(weights, f"{label}: weights")
+        c = np.array(combos)
+        w = np.array(weights, dtype=np.float64)
         if c.ndim != 2 or c.shape[1] not in widths or len(c) == 0 or w.shape != (len(c),):
             raise ValueError(
                 f"{label}: needs {shape} combos and (n,) weights with n >= 1, got shapes {c.shape} and {w.shape}"

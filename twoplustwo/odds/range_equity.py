@@ -45,7 +45,9 @@ def equity_vs_range(
     the hero combo, the board or the dead cards; a tie counts half. The
     entry is NaN for a combo that touches the board or the dead cards, or
     that no villain combo can face. ``villain`` is range text (as
-    :func:`~twoplustwo.parse_range` reads it) or a :class:`~twoplustwo.Range`.
+    :func:`~twoplustwo.parse_range` reads it) or a :class:`~twoplustwo.Range`;
+    a range of no weight, or none left beside the board and the dead cards,
+    is a ``ValueError``, as in :func:`~twoplustwo.equity`.
 
     Each hero combo's entry equals :func:`~twoplustwo.equity` of that hand
     against the range, exactly enumerated.
@@ -65,10 +67,16 @@ def equity_vs_range(
         weights = _weights(villain)
     else:
         raise TypeError(f"villain must be range text or a Range, got {type(villain).__name__}")
+    # As equity() says it: with no villain weight there is nothing to be ahead of, and every entry would be NaN.
+    if not weights.any():
+        raise ValueError("villain: the range is empty")
     gone = np.zeros(52, dtype=bool)
     gone[known + out] = True
     touching = gone[COMBOS[:, 0]] | gone[COMBOS[:, 1]]
     weights[touching] = 0.0
+    if not weights.any():
+        name = villain if isinstance(villain, str) else str(villain)
+        raise ValueError(f"villain: no combo of {name} is left beside the board and the dead cards")
     runouts = completions(known, out)
     sums = np.zeros((N_COMBOS, 3))
     get_tables(tables).walker.range_sweep(runouts, weights, sums)

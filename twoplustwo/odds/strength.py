@@ -46,6 +46,7 @@ from twoplustwo.tables.format import MANIFEST, STRENGTH_BINS, strength_served
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.combos import CLASS_OF, CLASS_ROWS, COMBO_ROW, N_COMBOS
+from twoplustwo.vocab.inputs import int_array
 
 __all__ = ["OPPONENTS", "Strength", "StrengthArrays", "class_shares", "from_tables", "strength", "strength_batch"]
 
@@ -157,6 +158,8 @@ def strength_batch(
     if len(h) != len(b):
         raise ValueError(f"holes and boards must have as many rows, got {len(h)} and {len(b)}")
     n_bins = _check_bins(bins)
+    if not len(h):
+        return StrengthArrays(np.empty(0), np.empty(0), None if n_bins is None else np.empty((0, n_bins), np.int64))
     if (h[:, 0] == h[:, 1]).any():
         raise ValueError(f"hole {int(np.argmax(h[:, 0] == h[:, 1]))} holds a card twice")
     cards = np.concatenate([h, b], axis=1)
@@ -233,11 +236,12 @@ def from_tables(
 
 
 def _rows(a: npt.ArrayLike, what: str, widths: tuple[int, ...]) -> npt.NDArray[np.intp]:
-    arr = np.asarray(a)
+    """``a`` read once into a private array of rows (an empty one is no rows of the first width), then checked."""
+    arr = int_array(a, what)
+    if arr.ndim == 1 and arr.size == 0:
+        arr = arr.reshape(0, widths[0])
     if arr.ndim != 2 or arr.shape[1] not in widths:
         raise ValueError(f"{what} must be an (N, k) array with k in {widths}, got shape {arr.shape}")
-    if arr.size and arr.dtype.kind not in "iu":
-        raise TypeError(f"{what} must be card ints, got dtype {arr.dtype}")
     if arr.size and (arr.min() < 0 or arr.max() > 51):
         raise ValueError(f"{what} must be card ints 0..51")
     return arr.astype(np.intp)

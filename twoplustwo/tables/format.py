@@ -29,6 +29,8 @@ import re
 import reprlib
 import stat
 
+from twoplustwo.vocab.inputs import check_int
+
 # typing's names are for the type checker only (twoplustwo/__init__.py says why).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -232,11 +234,10 @@ def bucket_role(street: str, method: str, k: int) -> str:
     if method not in BUCKET_METHODS[street]:
         names = ", ".join(map(repr, BUCKET_METHODS[street]))
         raise ValueError(f"method must be one of {names} on the {street}, got {method!r}")
-    if isinstance(k, bool) or not isinstance(k, int):
-        raise TypeError(f"k must be an int, got {type(k).__name__}")
-    if not 1 <= k <= MAX_BUCKETS:
-        raise ValueError(f"k must be from 1 to {MAX_BUCKETS}, got {k}")
-    return f"buckets/{street}/{method}/{k}"
+    n = check_int(k, "k")
+    if not 1 <= n <= MAX_BUCKETS:
+        raise ValueError(f"k must be from 1 to {MAX_BUCKETS}, got {n}")
+    return f"buckets/{street}/{method}/{n}"
 
 
 def parse_bucket_role(role: str) -> tuple[str, str, int] | None:

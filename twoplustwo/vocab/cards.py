@@ -163,20 +163,19 @@ def _split(text: str) -> list[str]:
 
 
 def _from_array(arr: npt.NDArray[Any]) -> list[int]:
-    import numpy as np
+    from twoplustwo.vocab.inputs import refuse_masked
 
-    if isinstance(arr, np.ma.MaskedArray):
-        # A masked entry has no card to give; guessing one would be a wrong answer.
-        raise TypeError("cards must be a plain array, not a masked array (fill or compress it first)")
+    # A masked entry has no card to give; guessing one would be a wrong answer.
+    refuse_masked(arr, "cards")
     if arr.ndim != 1:
         raise ValueError(f"expected a 1-D array of cards, got {arr.ndim}-D")
     if arr.dtype.kind not in "iu":
-        raise ValueError(f"expected an integer array of cards, got dtype {arr.dtype}")
+        raise ValueError(f"cards must be integers, got dtype {arr.dtype}")  # as vocab.inputs words it
     # A hand's few cards: Python ints checked one by one beat numpy's whole-array passes.
     cards: list[int] = arr.tolist()
     for i, c in enumerate(cards):
         if not 0 <= c <= 51:
-            raise _fail(i, arr[i], "out of range 0..51")
+            raise _fail(i, c, "out of range 0..51")  # the value checked, not a second read of the array
     return cards
 
 
@@ -211,8 +210,8 @@ def _parse_any(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> lis
     tokens: Sequence[object] | npt.NDArray[Any]
     np = _numpy()
     if np is not None and isinstance(cards, np.ndarray):
-        tokens = cards
         parsed = _from_array(cards)
+        tokens = parsed  # read once: a duplicate is named by the value that was checked
     elif isinstance(cards, str) or (
         isinstance(cards, Sequence) and not isinstance(cards, (bytes, bytearray))
     ):

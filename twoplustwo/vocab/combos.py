@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.vocab.cards import RANKS, SUITS, CardLike, parse_card
+from twoplustwo.vocab.inputs import int_array
 
 __all__ = [
     "ALL_ROWS",
@@ -77,10 +78,8 @@ def combo_indices(c1: npt.ArrayLike, c2: npt.ArrayLike) -> npt.NDArray[np.intp]:
     >>> combo_indices([0, 51, 7], [1, 50, 6]).tolist()
     [0, 1325, 291]
     """
-    a, b = np.asarray(c1), np.asarray(c2)
+    a, b = int_array(c1, "cards"), int_array(c2, "cards")  # private copies: checked and looked up the same
     for arr in (a, b):
-        if arr.dtype.kind not in "iu":
-            raise ValueError(f"expected integer card arrays, got dtype {arr.dtype}")
         if arr.size and (arr.min() < 0 or arr.max() > 51):
             raise ValueError("card out of range 0..51")
     out: npt.NDArray[np.intp] = COMBO_ROW[a, b]

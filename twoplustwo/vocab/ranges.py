@@ -109,6 +109,7 @@ from twoplustwo.vocab.combos import (
     combo_indices,
 )
 from twoplustwo.vocab.grid import class_grid_html
+from twoplustwo.vocab.inputs import int_array, refuse_masked
 from twoplustwo.vocab.range_notation import parse_weights
 
 __all__ = ["Range", "parse_range"]
@@ -238,6 +239,7 @@ class Range:
     __slots__ = ("_dense", "_rows", "_combos", "_weights", "_hash")
 
     def __init__(self, weights: npt.ArrayLike) -> None:
+        refuse_masked(weights, "weights")
         w = np.asarray(weights)
         if w.shape != (N_COMBOS,):
             raise ValueError(f"expected {N_COMBOS} weights, one per row of COMBOS, got shape {w.shape}")
@@ -270,13 +272,15 @@ class Range:
         >>> str(r), len(r)
         ('2d2c,[25]AsKs[/25]', 2)
         """
-        arr = np.asarray(combos)
+        arr = int_array(combos, "combos")
         if arr.size == 0:
             arr = arr.reshape(0, 2).astype(np.intp)
         if arr.ndim != 2 or arr.shape[1] != 2:
             raise ValueError(f"expected an (n, 2) array of card ints, got shape {arr.shape}")
         rows = combo_indices(arr[:, 0], arr[:, 1])
-        w = np.broadcast_to(np.asarray(1.0 if weights is None else weights), rows.shape)
+        refuse_masked(weights, "weights")
+        # A private copy: the weights checked are the weights kept.
+        w = np.broadcast_to(np.array(1.0 if weights is None else weights), rows.shape)
         if w.dtype.kind not in "iuf":
             raise ValueError(f"expected real weights, got dtype {w.dtype}")
         bad = np.flatnonzero(~((w > 0) & (w <= 1)))

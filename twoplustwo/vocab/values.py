@@ -45,6 +45,7 @@ import numpy.typing as npt
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.classes import CATEGORY_NAMES, RANK_NAMES, class_codes, plural
 from twoplustwo.vocab.games import HOLDEM, Game, resolve
+from twoplustwo.vocab.inputs import int_array, refuse_masked
 
 __all__ = [
     "HAND_COUNTS",
@@ -116,8 +117,7 @@ def value_from_code(code: int | npt.ArrayLike) -> npt.NDArray[np.uint16]:
     >>> value_from_code([0x43210c, 0x8cba98]).tolist()
     [5854, 7462]
     """
-    if isinstance(code, np.ma.MaskedArray):
-        raise TypeError("hand codes must be a plain array, not a masked array")
+    refuse_masked(code, "hand codes")
     raw = np.asarray(code)
     if raw.dtype.kind not in "iu" or isinstance(code, bool):
         # A float such as 0x8cba98 + 0.5 would silently truncate to a valid code.
@@ -308,11 +308,7 @@ def categories(
 
 def _checked_values(values: npt.ArrayLike, top: int) -> npt.NDArray[np.integer[Any]]:
     """``values`` as an integer array, after checking every one is in ``1..top``."""
-    if isinstance(values, np.ma.MaskedArray):
-        raise TypeError("hand values must be a plain array, not a masked array")
-    v = np.asarray(values)
-    if not np.issubdtype(v.dtype, np.integer):
-        raise ValueError(f"hand values must be integers, got dtype {v.dtype}")
+    v = int_array(values, "hand values")  # a private copy: the values checked are the values looked up
     if v.size and (v.min() < 1 or v.max() > top):
         # Only the error path pays for locating the culprit.
         i = int(np.flatnonzero((v < 1) | (v > top))[0])
