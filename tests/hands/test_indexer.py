@@ -329,7 +329,7 @@ def test_the_kernels_check_their_arrays() -> None:
 
 
 @pytest.mark.parametrize("dtype", [np.int64, np.int16, np.uint8])
-def test_a_card_changed_during_index_is_an_error_or_the_right_index(on_backend: str, dtype: type) -> None:
+def test_a_card_changed_during_index_is_an_error_or_the_right_index(dtype: type) -> None:
     # Checked on the caller's array and then cast to uint8, a 300 written in
     # between would be card 44 (Kc, in no row here): another hand's index.
     indexer = HandIndexer((2, 3))
@@ -344,14 +344,14 @@ def test_a_card_changed_during_index_is_an_error_or_the_right_index(on_backend: 
     assert every_moment(rows, (3, 2), 1, lambda: indexer.index(rows), [want, indexer.index(other)])
 
 
-def test_a_card_flipped_by_a_thread_during_index_is_an_error_or_the_right_index(on_backend: str) -> None:
+def test_a_card_flipped_by_a_thread_during_index_is_an_error_or_the_right_index() -> None:
     indexer = HandIndexer((2, 3))
     rows = np.array([[51, 47, 0, 5, 10]] * 20_000)  # passes long enough for writes to land in
     want = indexer.index(rows)
     race(rows, (7, 2), 300, lambda: indexer.index(rows), [want], least=20)
 
 
-def test_an_index_changed_during_unindex_or_counts_gives_one_states_answer(on_backend: str) -> None:
+def test_an_index_changed_during_unindex_or_counts_gives_one_states_answer() -> None:
     indexer = HandIndexer((2, 3))
     indices = np.arange(0, 1_000_000, 99_991, dtype=np.int64)
     other = indices.copy()
