@@ -120,6 +120,7 @@ def test_suit_classes_of_many_players_agree_with_those_of_few() -> None:
             assert any(np.sort(p[deal], axis=1).tolist() == classes[k].tolist() for p in PERM_CARDS)
 
 
+@pytest.mark.one_backend  # the C core's own counting: numpy has none to compare
 @pytest.mark.parametrize(("board", "dead"), [("", ""), ("Qh 7c 2d", ""), ("Qh 7h", "2c"), ("Qh 7c 2d 3s", "")])
 def test_range_deals_counted_by_class_match_every_deal_listed(board: str, dead: str) -> None:
     if not kernel_counts():
@@ -202,6 +203,7 @@ def _resuited(rng: random.Random, ranks: list[tuple[int, int]], taken: set[int])
     return holes
 
 
+@pytest.mark.one_backend  # the C core's own counting: numpy has none to compare
 @pytest.mark.parametrize("known", [3, 4, 5])
 def test_a_batch_of_deals_counted_together_matches_each_listed(known: int) -> None:
     if not kernel_counts():
@@ -230,6 +232,7 @@ def test_a_batch_of_deals_counted_together_matches_each_listed(known: int) -> No
             assert got == exact.list_hands(holes, board, dead), (holes, board, dead)
 
 
+@pytest.mark.one_backend  # the C core's own counting: numpy has none to compare
 def test_more_tuples_of_hole_ranks_than_the_kernel_keeps_are_counted_alike() -> None:
     # A call keeps at most 4096 tuples of hole ranks; the deals past that are
     # scored without being kept, and must neither count otherwise nor spoil
