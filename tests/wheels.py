@@ -30,13 +30,14 @@ NO_COMPILER = {"CC": "false", "LDSHARED": "false"}
 
 def source_copy(dest: Path, *, tables: bool) -> Path:
     """A copy of the source at ``dest``, as a clean checkout has it; with ``tables``, this checkout's tables in it."""
-    shutil.copytree(
-        ROOT,
-        dest,
-        ignore=shutil.ignore_patterns(
-            ".*", "tables", "build", "dist", "*.egg-info", "__pycache__", "*.so", "_build", "bench"
-        ),
-    )
+    anywhere = shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__", "*.so", "_build")
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        # tables/ at the top only: twoplustwo/tables is the runtime's code.
+        top = {"tables"} & set(names) if Path(folder) == ROOT else set()
+        return set(anywhere(folder, names)) | top
+
+    shutil.copytree(ROOT, dest, ignore=ignore)
     if tables:
         (dest / "tables").symlink_to(ROOT / "tables", target_is_directory=True)
     return dest

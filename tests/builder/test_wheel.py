@@ -34,6 +34,9 @@ from tests.wheels import NO_COMPILER, ROOT, Built, build_sdist, pip_wheel, run_p
 from twoplustwo.hands.single import evaluate
 from twoplustwo.odds.calculate import equity
 from twoplustwo.tables.format import bundle_name
+from twoplustwo.tables.load import default_path
+from twoplustwo_builder import wheel as wheel_module
+from twoplustwo_builder.selfcheck import SelfCheckError
 
 #: The wheel's size limit: the bundle is about 3.6 MB, the C extension and the code under 1 MB.
 MAX_WHEEL_BYTES = 6_000_000
@@ -66,18 +69,25 @@ def _bundle(wheel: Path) -> bytes:
     return zipfile.ZipFile(wheel).read(BUNDLE)
 
 
-def test_the_sdist_carries_the_builder_and_the_build_step_and_no_tables(sdist: Path) -> None:
+def _files(folder: Path) -> set[str]:
+    """The files of ``folder`` a clean checkout has, relative to the checkout."""
+    skip = ("__pycache__", "build", "dist")
+    return {
+        p.relative_to(ROOT).as_posix()
+        for p in folder.rglob("*")
+        if p.is_file()
+        and p.suffix not in (".pyc", ".so")
+        and not any(part in skip or part.endswith(".egg-info") for part in p.relative_to(folder).parts)
+    }
+
+
+def test_the_sdist_carries_the_runtime_the_builder_and_the_build_step_and_no_tables(sdist: Path) -> None:
     with tarfile.open(sdist) as tar:
         names = {n.partition("/")[2] for n in tar.getnames()}
-    skip = ("__pycache__", "build", "dist")
-    builder = {
-        p.relative_to(ROOT).as_posix()
-        for p in (ROOT / "builder").rglob("*")
-        if p.is_file() and not p.suffix == ".pyc" and not any(s in skip or s.endswith(".egg-info") for s in p.parts)
-    }
-    assert "builder/wheel.py" in builder and "builder/pipeline.py" in builder
-    assert builder - names == set()
-    assert {"wheel_tables.py", "pyproject.toml", "MANIFEST.in", "LICENSE", "twoplustwo/kernels/c/core.h"} <= names
+    runtime, builder = _files(ROOT / "twoplustwo"), _files(ROOT / "builder")
+    assert "twoplustwo/tables/default.py" in runtime and "builder/wheel.py" in builder
+    assert (runtime | builder) - names == set()
+    assert {"wheel_tables.py", "pyproject.toml", "MANIFEST.in", "LICENSE", "README.md"} <= names
     built = [n for n in names if n.startswith(("tables", "build/")) or n.endswith((".npy", ".zst", ".so", ".pyc"))]
     assert built == [] and not any("twoplustwo_builder.egg-info" in n for n in names)
 
@@ -86,6 +96,7 @@ def test_the_wheel_from_the_sdist_holds_a_new_bundle_the_license_and_the_extensi
     assert "twoplustwo_builder.wheel: no whole table set at" in wheel.log, wheel.log[-3000:]
     names = zipfile.ZipFile(wheel.wheel).namelist()
     assert BUNDLE in names
+    assert {f for f in _files(ROOT / "twoplustwo") if f.endswith(".py")} - set(names) == set()
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), names
     assert any(n.startswith("twoplustwo/kernels/_core") for n in names)
     assert 3_000_000 < wheel.wheel.stat().st_size <= MAX_WHEEL_BYTES, wheel.wheel.stat().st_size
@@ -102,6 +113,39 @@ def test_pip_wheel_in_a_checkout_bundles_its_tables_reading_them_only(checkout_w
     linked = (src / "tables").lstat().st_mtime_ns
     tables = ROOT / "tables"
     assert max(p.lstat().st_mtime_ns for p in [tables, *tables.iterdir()]) < linked
+
+
+def test_damaged_tables_are_never_bundled_a_new_set_is_built_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The checkout's set, linked file by file, but for one array copied with a byte flipped: it loads
+    # (sizes match), so only the hashes write_bundle checks find it.
+    source = default_path()
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    for p in source.iterdir():
+        if p.is_file() and not p.name.startswith("."):
+            (tables / p.name).symlink_to(p)
+    (damaged,) = [p for p in tables.iterdir() if p.name.startswith("dag5.layer2.")]
+    data = bytearray(damaged.read_bytes())
+    data[-1] ^= 1
+    damaged.unlink()
+    damaged.write_bytes(bytes(data))
+    built: list[Path] = []
+
+    def build(target: Path, **_: object) -> None:
+        built.append(Path(target))
+        raise SelfCheckError("stopped before building")
+
+    monkeypatch.setattr(wheel_module, "build", build)
+    out = tmp_path / "bundled"
+    assert wheel_module.main(["--tables", str(tables), "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert f"the tables at {tables} cannot be bundled" in err and damaged.name in err, err
+    assert "no table bundle: stopped before building" in err, err
+    # The new set was to go into a scratch directory, never into the tables given.
+    assert len(built) == 1 and tables not in built[0].parents
+    assert not list(out.glob("*"))
 
 
 @pytest.mark.parametrize("damage", ["broken", "missing"])
