@@ -7,8 +7,9 @@ package installs on its first use (:mod:`twoplustwo.tables.default`). After
 copying the code, ``build_py`` runs the builder of this same source tree
 (``builder/``, which the sdist carries) in a child Python:
 ``python -m twoplustwo_builder.wheel`` bundles ``tables/`` when it holds a
-whole, sound set (a checkout after ``make``: a few seconds), else builds a
-new set in a scratch directory first (about 30 s). The bundle is written
+whole, sound set (a checkout after ``make``: the compression takes about
+20 s of CPU), else builds and checks a new set in a scratch directory first
+(about 30 s more). The bundle is written
 into setuptools' build directory only: never into ``tables/``, the package's
 source folder or the user's cache. If the builder fails, so does the build,
 saying why: a wheel without its tables would only fail later, at its first
@@ -62,7 +63,7 @@ def bundle_tables(out: Path) -> None:
             # Anything that reads the default table set reads the scratch directory, never the user's.
             "TWOPLUSTWO_TABLES": str(Path(tmp) / "default-tables"),
             # The tree's C core may not be built (an sdist's is not): the numpy reference, which the C is
-            # tested against, serves the builder's few walks, without a warning that the C was not built.
+            # tested against, serves the self-check's walks, without a warning that the C was not built.
             "TWOPLUSTWO_BACKEND": "numpy",
         }
         command = [sys.executable, "-m", "twoplustwo_builder.wheel", "--tables", str(ROOT / "tables")]
@@ -70,8 +71,9 @@ def bundle_tables(out: Path) -> None:
         code = subprocess.call(command, env=env, cwd=tmp)
     if code != 0:
         raise ExecError(
-            f"the table bundle the wheel carries could not be made ({' '.join(command[1:4])} exited with {code}; "
-            "its message is above), so no wheel was built: a wheel without its tables fails at its first use"
+            f"the table bundle the wheel carries could not be made (python -m twoplustwo_builder.wheel exited "
+            f"with {code}; its message is above), so no wheel was built: a wheel without its tables fails at its "
+            "first use"
         )
 
 

@@ -4,7 +4,7 @@ The runtime's wheel build runs this (``wheel_tables.py`` at the top of the
 source tree, from setuptools' ``build_py``), with this builder imported from
 the same source tree. The tables at ``--tables`` (the tree's ``tables/``) are
 bundled when they are a whole set this version loads and every byte matches
-its manifest's hash (a checkout after ``make``: a few seconds); else, as in
+its manifest's hash (a checkout after ``make``); else, as in
 an sdist or a fresh clone, a new set is built and checked in a scratch
 directory (about 30 s of one core) and that is bundled. ``--tables`` is only
 read, and the scratch directory is removed: nothing is written but the

@@ -3,8 +3,10 @@
 Builds run on a copy: setuptools leaves ``build/`` and ``*.egg-info`` in the
 tree it builds. The copy leaves out what a clean checkout lacks (compiled
 cores, caches, the virtualenv) and, unless asked to have them, the tables;
-with ``tables=True`` its ``tables/`` is a link to this checkout's set, as a
-checkout after ``make`` has one (the wheel build only reads it).
+with ``tables=True`` its ``tables/`` is a link to the suite's set (the
+default path: this checkout's ``tables/`` unless ``$TWOPLUSTWO_TABLES``
+says otherwise), as a checkout after ``make`` has one (the wheel build only
+reads it).
 
 Every wheel build of the runtime runs the builder (``wheel_tables.py``), and
 a build that finds no tables builds a new set (about 30 s of CPU): the suite
@@ -20,6 +22,8 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
+from twoplustwo.tables.load import default_path
+
 __all__ = ["NO_COMPILER", "ROOT", "Built", "build_sdist", "pip_wheel", "run_pip_wheel", "source_copy"]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,7 +33,7 @@ NO_COMPILER = {"CC": "false", "LDSHARED": "false"}
 
 
 def source_copy(dest: Path, *, tables: bool) -> Path:
-    """A copy of the source at ``dest``, as a clean checkout has it; with ``tables``, this checkout's tables in it."""
+    """A copy of the source at ``dest``, as a clean checkout has it; with ``tables``, the suite's tables in it."""
     anywhere = shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__", "*.so", "_build")
 
     def ignore(folder: str, names: list[str]) -> set[str]:
@@ -39,7 +43,7 @@ def source_copy(dest: Path, *, tables: bool) -> Path:
 
     shutil.copytree(ROOT, dest, ignore=ignore)
     if tables:
-        (dest / "tables").symlink_to(ROOT / "tables", target_is_directory=True)
+        (dest / "tables").symlink_to(default_path(), target_is_directory=True)
     return dest
 
 
