@@ -98,14 +98,13 @@ def system_maps_huge_file_pages(tmp_path_factory: pytest.TempPathFactory) -> Non
         pytest.skip("this system maps no file with 2 MiB pages (a control file written in one write() got none)")
 
 
-
 @pytest.fixture(scope="session")
 def checkout_wheel(tmp_path_factory: pytest.TempPathFactory) -> Built:
     """The runtime's wheel that ``pip wheel .`` builds in a checkout after ``make``.
 
     Built in this virtualenv (no build isolation) with no compiler, so the C
     core is left out (tests/house checks that such an install works), from a
-    copy of the source whose ``tables/`` is this checkout's set: the build
+    copy of the source whose ``tables/`` is the suite's set: the build
     bundles that set (about 20 s of CPU, the compression). The wheels' tests
     in tests/builder and tests/house share it.
     """
