@@ -29,9 +29,9 @@ __all__ = ["main", "wheel_bundle"]
 def wheel_bundle(tables: str | Path, out: str | Path, *, quiet: bool = False) -> BundleReport:
     """Bundle the set at ``tables`` into ``out`` if it is whole and sound, else build a new set and bundle that.
 
-    ``quiet`` silences the notes on stderr (which set is bundled) and the
-    build's bars. Example, with a checkout's tables (they are bundled as
-    they are, the build is skipped)::
+    ``quiet`` silences the notes on stderr (which set is bundled); the build
+    draws no bars either way (a wheel build's log is no terminal). Example,
+    with a checkout's tables (they are bundled as they are, no build)::
 
         wheel_bundle("tables", "build/lib/twoplustwo/tables/bundled")
     """
