@@ -1,4 +1,4 @@
-"""Suite-wide set-up: the tables every test needs, the markers, and the tests that run on each backend.
+"""Suite-wide set-up: the tables every test needs, the markers, the tests that run on each backend, and the wheel.
 
 ``make test`` runs everything, spread over the machine's cores by
 pytest-xdist; ``make test-fast`` (``pytest -m "not slow"``) leaves out the
@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 
 from tests.backends import INSTALLED, use_backend
+from tests.wheels import NO_COMPILER, Built, pip_wheel, source_copy
 from twoplustwo.kernels import reference
 from twoplustwo.kernels.choice import BACKENDS, ENV_VAR, extension
 from twoplustwo.tables import system
@@ -151,3 +152,17 @@ def system_maps_huge_file_pages(tmp_path_factory: pytest.TempPathFactory) -> Non
         del view
     if huge == 0:
         pytest.skip("this system maps no file with 2 MiB pages (a control file written in one write() got none)")
+
+
+@pytest.fixture(scope="session")
+def checkout_wheel(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """The runtime's wheel that ``pip wheel .`` builds in a checkout after ``make``.
+
+    Built in this virtualenv (no build isolation) with no compiler, so the C
+    core is left out (tests/house checks that such an install works), from a
+    copy of the source whose ``tables/`` is the suite's set: the build
+    bundles that set (about 20 s of CPU, the compression). The wheels' tests
+    in tests/builder and tests/house share it.
+    """
+    src = source_copy(tmp_path_factory.mktemp("checkout") / "src", tables=True)
+    return pip_wheel(src, tmp_path_factory.mktemp("checkout-wheel"), isolated=False, env=NO_COMPILER)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import ast
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -34,6 +33,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.wheels import Built, source_copy
 from twoplustwo.kernels.choice import extension
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -521,43 +521,33 @@ def test_every_public_callable_has_a_signature() -> None:
 
 
 @pytest.mark.slow
-def test_each_wheel_holds_exactly_its_own_package(tmp_path: Path) -> None:
-    # Build from a copy: setuptools leaves build/ and egg-info folders in the source tree.
-    src = tmp_path / "src"
-    shutil.copytree(
-        ROOT,
-        src,
-        ignore=shutil.ignore_patterns(".*", "tables", "build", "dist", "*.egg-info", "__pycache__", "bench"),
-    )
+def test_each_wheel_holds_exactly_its_own_package(tmp_path: Path, checkout_wheel: Built) -> None:
+    # The runtime's wheel is the one pip wheel . builds in a checkout (tests/conftest.py); the builder's
+    # is built here, from a copy: setuptools leaves build/ and egg-info folders in the source tree.
+    src = source_copy(tmp_path / "src", tables=False)
     wheels = tmp_path / "wheels"
     r = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-         "-w", str(wheels), str(src), str(src / "builder")],
+         "-w", str(wheels), str(src / "builder")],
         capture_output=True,
         text=True,
         timeout=300,
-    )
+    )  # fmt: skip
     assert r.returncode == 0, r.stderr
     tops = {}
-    for wheel in sorted(wheels.glob("*.whl")):
+    for wheel in [checkout_wheel.wheel, *sorted(wheels.glob("*.whl"))]:
         names = zipfile.ZipFile(wheel).namelist()
         tops[wheel.name.split("-")[0]] = sorted({n.split("/")[0] for n in names if ".dist-info" not in n})
     assert tops == {"twoplustwo": ["twoplustwo"], "twoplustwo_builder": ["twoplustwo_builder"]}
 
 
 @pytest.mark.slow
-def test_without_a_compiler_the_install_succeeds_on_the_numpy_path(tmp_path: Path) -> None:
-    src = tmp_path / "src"
-    shutil.copytree(
-        ROOT / "twoplustwo", src / "twoplustwo", ignore=shutil.ignore_patterns("*.so", "__pycache__")
-    )
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, src / name)
-    env = {**os.environ, "CC": "false", "LDSHARED": "false"}  # a compiler that always fails
+def test_without_a_compiler_the_install_succeeds_on_the_numpy_path(tmp_path: Path, checkout_wheel: Built) -> None:
+    # That wheel was built where every compile fails (tests/conftest.py); the build succeeded.
     r = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-         "--target", str(tmp_path / "site"), str(src)],
-        capture_output=True, text=True, timeout=300, env=env,
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(tmp_path / "site"),
+         str(checkout_wheel.wheel)],
+        capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert not list((tmp_path / "site" / "twoplustwo").rglob("_core*.so")), "the extension was built after all"
