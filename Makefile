@@ -37,9 +37,10 @@ abstraction: tables
 # spread over the machine's cores by pytest-xdist. Each test of the floors
 # that run kernels runs on the C core and on the numpy reference in the
 # same session, and the portable paths run in a child pytest
-# (tests/conftest.py says which and why).
+# (tests/conftest.py says which and why). Each worker takes whole modules
+# (--dist loadscope), so that a module's fixtures are made once.
 test: tables
-	$(PY) -m pytest -q -n auto
+	$(PY) -m pytest -q -n auto --dist loadscope
 
 # The C core built with -fsanitize=address,undefined, exercised in a child Python.
 test-asan: tables
@@ -47,7 +48,7 @@ test-asan: tables
 
 # Everything but the tests marked slow: a quick check while editing.
 test-fast: tables
-	$(PY) -m pytest -q -n auto -m "not slow"
+	$(PY) -m pytest -q -n auto --dist loadscope -m "not slow"
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

@@ -19,10 +19,14 @@ the two themselves. ``pytest --backend numpy`` (or ``c``) runs one only.
 
 from __future__ import annotations
 
+import fcntl
 import mmap
+import os
 import re
+import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -154,9 +158,30 @@ def system_maps_huge_file_pages(tmp_path_factory: pytest.TempPathFactory) -> Non
         pytest.skip("this system maps no file with 2 MiB pages (a control file written in one write() got none)")
 
 
+def made_once(tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], None]) -> Path:
+    """The folder ``name`` that ``make`` fills once per run of the suite, however many xdist workers ask for it.
+
+    Each worker makes its own session fixtures; a costly one that several
+    workers need is made here once, under a lock, in the base folder the
+    run's workers share, and the others wait for it and read it.
+    """
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's own folder: each worker's is a folder in it
+    out, done = root / name, root / f"{name}.done"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not done.exists():
+            shutil.rmtree(out, ignore_errors=True)  # a worker that failed half-way
+            out.mkdir()
+            make(out)
+            done.touch()
+    return out
+
+
 @pytest.fixture(scope="session")
 def checkout_wheel(tmp_path_factory: pytest.TempPathFactory) -> Built:
-    """The runtime's wheel that ``pip wheel .`` builds in a checkout after ``make``.
+    """The runtime's wheel that ``pip wheel .`` builds in a checkout after ``make``, built once per run.
 
     Built in this virtualenv (no build isolation) with no compiler, so the C
     core is left out (tests/house checks that such an install works), from a
@@ -164,5 +189,11 @@ def checkout_wheel(tmp_path_factory: pytest.TempPathFactory) -> Built:
     bundles that set (about 20 s of CPU, the compression). The wheels' tests
     in tests/builder and tests/house share it.
     """
-    src = source_copy(tmp_path_factory.mktemp("checkout") / "src", tables=True)
-    return pip_wheel(src, tmp_path_factory.mktemp("checkout-wheel"), isolated=False, env=NO_COMPILER)
+
+    def build(out: Path) -> None:
+        built = pip_wheel(source_copy(out / "src", tables=True), out / "wheel", isolated=False, env=NO_COMPILER)
+        (out / "log.txt").write_text(built.log)
+
+    out = made_once(tmp_path_factory, "checkout-wheel", build)
+    (wheel,) = (out / "wheel").glob("twoplustwo-*.whl")
+    return Built(wheel, out / "src", (out / "log.txt").read_text())
