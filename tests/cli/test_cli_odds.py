@@ -291,3 +291,22 @@ def test_preflop_counts_the_rows_it_wrote(
     assert (code, out) == (0, "")
     assert err == f"wrote 3 rows to {target}\n"
     assert len(target.read_text().splitlines()) == 1 + 3
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--samples", "-1"], "samples must be None or a positive int, got -1"),
+        (["--samples", "0"], "samples must be None or a positive int, got 0"),
+        (["--stderr", "nan"], "stderr must be a positive finite number, got nan"),
+        (["--seed", "-1"], "seed must be None or a non-negative int, got -1"),
+    ],
+)
+def test_equity_refuses_a_bad_monte_carlo_option_where_it_would_enumerate(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    # Two hands are enumerated, yet the option is as bad as with --mc: once it exited 0.
+    for how in ([], ["--mc"]):
+        code, out, err = run(["equity", "AsAh", "KdKc", *how, *args], capsys)
+        assert code == 2
+        assert assert_one_error_line(code, out, err) == f"twoplustwo: error: {message}"
