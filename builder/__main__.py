@@ -9,6 +9,7 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import TypeVar
 
+from twoplustwo.kernels.clustering import MAX_GROUND
 from twoplustwo.tables.format import bucket_role
 from twoplustwo.tables.load import default_path
 
@@ -60,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
             bucket_role(args.street, args.method, args.k)
         except ValueError as e:
             p.error(str(e))
+        if args.method == "potential" and args.k > MAX_GROUND:
+            p.error(f"potential buckets are over at most {MAX_GROUND:,} turn buckets, got k = {args.k}")
     elif args.street is not None or args.method is not None or args.k is not None:
         p.error("--street, --method and --k go with --abstraction")
     if args.abstraction and tables_present(target):

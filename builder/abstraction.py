@@ -49,6 +49,7 @@ import numpy.typing as npt
 
 from twoplustwo import COMBOS, HandIndexer, Tables, buckets
 from twoplustwo.abstraction.kmeans import centers_of, kmeans, row_distances
+from twoplustwo.kernels.clustering import MAX_GROUND
 from twoplustwo.kernels.pool import resolve_threads, run
 from twoplustwo.progress import progress
 from twoplustwo.tables.format import BUCKET_STREETS, STRENGTH_BINS, bucket_role, parse_bucket_role
@@ -151,8 +152,8 @@ def features(
                 f"the table set at {tables.path} lacks {turn_role}, whose buckets the potential rows count: build "
                 f"it first (twoplustwo abstraction --street turn --method emd --k {k})"
             )
-        if k > 2048:
-            raise ValueError(f"potential buckets are over at most 2,048 turn buckets, got k = {k}")
+        if k > MAX_GROUND:
+            raise ValueError(f"potential buckets are over at most {MAX_GROUND:,} turn buckets, got k = {k}")
         ground = turn_centers(tables, k, threads=threads, quiet=quiet)
         return Features(potential_rows(tables, k), 47 * 46 * 1980, strength, weights, "emd", ground)
     if street == "flop":

@@ -214,3 +214,66 @@ def test_install_tables_with_a_stub(
     assert asked == [False, True]  # --quiet reaches the install (no bar)
     line = assert_one_error_line(*run(["install-tables", "bad"], capsys))
     assert line == "twoplustwo: error: bad: not a twoplustwo bundle"
+
+
+FLOP_EMD = ["abstraction", "--street", "flop", "--method", "emd", "--k", "5"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([*FLOP_EMD[:-1], "0"], "--k must be from 1 to 65536, got 0"),
+        ([*FLOP_EMD[:-1], "70000"], "--k must be from 1 to 65536, got 70000"),
+        ([*FLOP_EMD, "--seed", "-1"], "--seed must be at least 0, got -1"),
+        ([*FLOP_EMD, "--max-iter", "0"], "--max-iter must be at least 1, got 0"),
+        (["abstraction", "--street", "river", "--method", "emd", "--k", "5"],
+         "--method must be one of 'ochs', 'percentile' on the river, got 'emd'"),
+        (["abstraction", "--street", "turn", "--method", "potential", "--k", "5"],
+         "--method must be one of 'emd', 'percentile' on the turn, got 'potential'"),
+        (["abstraction", "--street", "flop", "--method", "potential", "--k", "2049"],
+         "--k of potential buckets is at most 2048 (they are over as many turn buckets), got 2049"),
+        ([*FLOP_EMD, "--dask-timeout", "0"],
+         "--dask-timeout must be a number of seconds above 0 and at most 86400, got 0"),
+        ([*FLOP_EMD, "--dask-timeout", "nan"],
+         "--dask-timeout must be a number of seconds above 0 and at most 86400, got nan"),
+        ([*FLOP_EMD, "--dask", "tcp://127.0.0.1:8786", "--dask-timeout", "-1"],
+         "--dask-timeout must be a number of seconds above 0 and at most 86400, got -1"),
+        ([*FLOP_EMD, "--dask", "tcp://127.0.0.1:99999"],
+         "--dask 'tcp://127.0.0.1:99999': port 99999 is not in 1..65535"),
+        ([*FLOP_EMD, "--dask", " "], "--dask needs a scheduler address such as tcp://host:8786, got ' '"),
+        ([*FLOP_EMD, "--dask", "somewhere"],
+         "--dask 'somewhere' is not a scheduler address such as tcp://host:8786: missing port number in address "
+         "'somewhere'"),
+    ],
+    ids=lambda a: " ".join(a[2:]) if isinstance(a, list) else None,
+)
+def test_abstraction_checks_its_arguments_before_starting_the_builder(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
+) -> None:
+    # Once handed on unchecked: the builder's 7-line usage, or "bucket table failed: ..." with exit 1.
+    started: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "run", _fake_run(started, 0))
+    code, out, err = run(args, capsys)
+    assert code == 2
+    assert assert_one_error_line(code, out, err) == f"twoplustwo: error: {message}"
+    assert started == []
+
+
+def test_abstraction_and_build_refuse_an_out_that_is_no_directory(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    started: list[list[str]] = []
+    monkeypatch.setattr(subprocess, "run", _fake_run(started, 0))
+    file = tmp_path / "file"
+    file.write_text("")
+    for out in (file, file / "tables", file / "a" / "b"):
+        for args in (["build", "--quiet"], FLOP_EMD):
+            code, stdout, err = run([*args, "--out", str(out)], capsys)
+            assert code == 2
+            line = assert_one_error_line(code, stdout, err)
+            assert line == f"twoplustwo: error: --out {out}: {file} is not a directory"
+    assert started == []
+    # A directory that does not exist yet is the builder's to make.
+    assert main(["build", "--quiet", "--out", str(tmp_path / "new" / "tables")]) == 0
+    assert main([*FLOP_EMD, "--out", str(tmp_path), "--dask", "tcp://127.0.0.1:8786"]) == 0
+    assert len(started) == 2

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from twoplustwo import __version__
 from twoplustwo.cli.output import aligned, is_stdout, stdout_fd
@@ -156,7 +158,40 @@ def _builder() -> list[str]:
     return [sys.executable, "-m", "twoplustwo_builder"]
 
 
+def _check_out(out: Path | None) -> None:
+    """Refuse an ``--out`` that is, or would be made inside, something other than a directory."""
+    if out is None:
+        return
+    at = out
+    while not os.path.lexists(at) and at.parent != at:
+        at = at.parent
+    if not at.is_dir():
+        raise ValueError(f"--out {out}: {at} is not a directory")
+
+
+def _check_abstraction(args: argparse.Namespace) -> None:
+    """Refuse in one line, before the builder starts, what it would refuse or fail on for its arguments alone."""
+    from twoplustwo.cli.cluster import check_dask
+    from twoplustwo.kernels.clustering import MAX_GROUND
+    from twoplustwo.tables.format import bucket_role
+
+    try:
+        bucket_role(args.street, args.method, args.k)
+    except ValueError as e:
+        raise ValueError(f"--{e}") from None  # its words start with the argument's name
+    if args.method == "potential" and args.k > MAX_GROUND:
+        raise ValueError(f"--k of potential buckets is at most {MAX_GROUND} (they are over as many turn buckets), "
+                         f"got {args.k}")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be at least 0, got {args.seed}")
+    if args.max_iter < 1:
+        raise ValueError(f"--max-iter must be at least 1, got {args.max_iter}")
+    check_dask(args.dask, args.dask_timeout)
+    _check_out(args.out)
+
+
 def cmd_abstraction(args: argparse.Namespace) -> int:
+    _check_abstraction(args)
     argv = _builder() + ["--abstraction", "--street", args.street, "--method", args.method, "--k", str(args.k)]
     argv += ["--seed", str(args.seed), "--max-iter", str(args.max_iter)]
     if args.out is not None:
@@ -169,6 +204,7 @@ def cmd_abstraction(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    _check_out(args.out)
     argv = _builder()
     if args.out is not None:
         argv += ["--out", str(args.out)]

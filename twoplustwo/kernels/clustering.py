@@ -38,7 +38,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["assign_rows", "emd", "median_rows", "nearest_rows", "transport_rows"]
+__all__ = ["MAX_GROUND", "assign_rows", "emd", "median_rows", "nearest_rows", "transport_rows"]
+
+#: The most ground points (K) of :func:`transport_rows`, in C as in numpy: its work space holds K x K costs.
+MAX_GROUND = 2048
 
 _NEAREST = (
     "nearest_rows takes (N, d) uint16 points, (k, d) uint16 centers with 1 <= k <= 65536 and d <= 65536, "
@@ -55,8 +58,8 @@ _ASSIGN = (
 )
 _TRANSPORT = (
     "transport_rows takes (N, K) uint16 points, (k, K) uint16 centers with 1 <= k <= 65536, (K, d) uint16 ground "
-    "rows with 1 <= K <= 2048, uint16 labels, uint64 distances and float64 lower bounds of N, and float64 drifts "
-    "and halves of k"
+    f"rows with 1 <= K <= {MAX_GROUND}, uint16 labels, uint64 distances and float64 lower bounds of N, and float64 "
+    "drifts and halves of k"
 )
 # Points compared with all the centers at once, a block at a time: a few megabytes of differences.
 _ROWS = 1 << 12
@@ -258,7 +261,7 @@ def transport_rows(
     """
     ok = (
         _is(points, 2, 2) and _is(centers, 2, 2) and _is(ground, 2, 2) and _is(labels, 2) and _is(dists, 8)
-        and points.shape[1] == centers.shape[1] == len(ground) and 1 <= len(ground) <= 2048
+        and points.shape[1] == centers.shape[1] == len(ground) and 1 <= len(ground) <= MAX_GROUND
         and 1 <= ground.shape[1] <= 65536 and 1 <= len(centers) <= 65536
         and labels.size == len(points) and dists.size == len(points)
         and isinstance(lower, np.ndarray) and lower.dtype == np.float64 and lower.size == len(points)
