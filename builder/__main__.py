@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -143,5 +144,30 @@ def _abstraction(target: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    # Once: what follows tidies up (the staging directory), and a second SIGINT must not cut it short; the
+    # terminal's and the twoplustwo command's, passed on, may both come.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def _program() -> int:
+    """:func:`main` as the program: Ctrl-C at any moment is one line on stderr and exit 130.
+
+    The ``twoplustwo`` command starts this program with SIGINT blocked, so
+    that a Ctrl-C while it imports waits, pending, until here; a program
+    started with SIGINT ignored (in the background) keeps it ignored.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupted)
+    try:
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        return main()
+    except KeyboardInterrupt:
+        print("interrupted, the tables left as they were", file=sys.stderr)
+        return 130
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_program())

@@ -123,17 +123,22 @@ def test_damaged_manifest_exit_1(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert "format version 2" in line
 
 
-def _fake_run(calls: list[list[str]], code: int) -> object:
-    def run(argv: list[str], check: bool = False) -> subprocess.CompletedProcess[str]:
-        calls.append(list(argv))
-        return subprocess.CompletedProcess(argv, code)
+def _fake_builder(calls: list[list[str]], code: int) -> object:
+    """A stand-in for subprocess.Popen of the builder: records its argv, exits with ``code``."""
 
-    return run
+    class Builder:
+        def __init__(self, argv: list[str]) -> None:
+            calls.append(list(argv))
+
+        def wait(self) -> int:
+            return code
+
+    return Builder
 
 
 def test_build_runs_the_builder_as_its_own_program(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     calls: list[list[str]] = []
-    monkeypatch.setattr(subprocess, "run", _fake_run(calls, 0))
+    monkeypatch.setattr(subprocess, "Popen", _fake_builder(calls, 0))
     assert main(["build", "--out", str(tmp_path), "--quiet", "--no-check"]) == 0
     assert main(["build"]) == 0
     prog = [sys.executable, "-m", "twoplustwo_builder"]
@@ -141,7 +146,7 @@ def test_build_runs_the_builder_as_its_own_program(monkeypatch: pytest.MonkeyPat
 
 
 def test_build_exit_code_is_the_builders(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(subprocess, "run", _fake_run([], 1))
+    monkeypatch.setattr(subprocess, "Popen", _fake_builder([], 1))
     assert main(["build", "--quiet"]) == 1
 
 
@@ -179,15 +184,8 @@ def test_abstraction_errors(capsys: pytest.CaptureFixture[str], args: list[str],
 
 def test_abstraction_runs_the_builder(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """The command hands its arguments to ``python -m twoplustwo_builder --abstraction``, the builder's own program."""
-    import subprocess
-
     seen: list[list[str]] = []
-
-    def fake_run(argv: list[str], check: bool) -> subprocess.CompletedProcess[str]:
-        seen.append(argv)
-        return subprocess.CompletedProcess(argv, 0)
-
-    monkeypatch.setattr(subprocess, "run", fake_run)
+    monkeypatch.setattr(subprocess, "Popen", _fake_builder(seen, 0))
     code, _, _ = run(["abstraction", "--street", "river", "--method", "ochs", "--k", "50", "--seed", "3",
                       "--out", "somewhere", "--quiet"], capsys)  # fmt: skip
     assert code == 0
@@ -252,7 +250,7 @@ def test_abstraction_checks_its_arguments_before_starting_the_builder(
 ) -> None:
     # Once handed on unchecked: the builder's 7-line usage, or "bucket table failed: ..." with exit 1.
     started: list[list[str]] = []
-    monkeypatch.setattr(subprocess, "run", _fake_run(started, 0))
+    monkeypatch.setattr(subprocess, "Popen", _fake_builder(started, 0))
     code, out, err = run(args, capsys)
     assert code == 2
     assert assert_one_error_line(code, out, err) == f"twoplustwo: error: {message}"
@@ -263,7 +261,7 @@ def test_abstraction_and_build_refuse_an_out_that_is_no_directory(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     started: list[list[str]] = []
-    monkeypatch.setattr(subprocess, "run", _fake_run(started, 0))
+    monkeypatch.setattr(subprocess, "Popen", _fake_builder(started, 0))
     file = tmp_path / "file"
     file.write_text("")
     for out in (file, file / "tables", file / "a" / "b"):

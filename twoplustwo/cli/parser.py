@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from twoplustwo import __version__
+from twoplustwo.cli import PROG
 from twoplustwo.cli.cluster import DASK_TIMEOUT
 from twoplustwo.cli.hands import cmd_enumerate, cmd_eval
 from twoplustwo.cli.odds import EQUITY_GAMES, cmd_equity, cmd_preflop, cmd_range
@@ -24,9 +25,7 @@ from twoplustwo.cli.tableset import (
 from twoplustwo.tables.format import MAX_BUCKETS
 from twoplustwo.vocab.games import GAMES, HOLDEM
 
-__all__ = ["PROG", "Parser", "UsageError", "build_parser"]
-
-PROG = "twoplustwo"
+__all__ = ["Parser", "UsageError", "build_parser"]
 
 
 class UsageError(Exception):

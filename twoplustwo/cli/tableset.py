@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -158,6 +159,36 @@ def _builder() -> list[str]:
     return [sys.executable, "-m", "twoplustwo_builder"]
 
 
+def _run_builder(argv: list[str]) -> int:
+    """Run the builder's program; its exit code. On Ctrl-C it says in one line what it left, and 130 is returned."""
+    block = hasattr(signal, "pthread_sigmask")
+    child = None
+    try:
+        # Blocked in the child from its start, until its main can report an interrupt in one line (its
+        # _program): a Ctrl-C while it imports then waits, pending, instead of printing a traceback.
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else set()
+        try:
+            child = subprocess.Popen(argv)
+        finally:
+            if block:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        return child.wait()
+    except KeyboardInterrupt:
+        if child is None:
+            raise
+        # Passed on in case it came here alone; the builder takes one SIGINT and ignores a second, as
+        # from the terminal to both. It tidies up and says so; further Ctrl-C here would only orphan it.
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            child.send_signal(signal.SIGINT)
+            code = child.wait()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        if code == 130:
+            return code
+        raise
+
+
 def _check_out(out: Path | None) -> None:
     """Refuse an ``--out`` that is, or would be made inside, something other than a directory."""
     if out is None:
@@ -200,7 +231,7 @@ def cmd_abstraction(args: argparse.Namespace) -> int:
         argv += ["--dask", args.dask, "--dask-timeout", str(args.dask_timeout)]
     if args.quiet:
         argv.append("--quiet")
-    return subprocess.run(argv, check=False).returncode
+    return _run_builder(argv)
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -211,7 +242,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     for flag in ("quiet", "no_check", "if_missing"):
         if getattr(args, flag):
             argv.append("--" + flag.replace("_", "-"))
-    return subprocess.run(argv, check=False).returncode
+    return _run_builder(argv)
 
 
 def cmd_install_tables(args: argparse.Namespace) -> int:
