@@ -144,11 +144,37 @@ def _abstraction(target: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+# Whether a KeyboardInterrupt was raised for a SIGINT: later ones are ignored.
+_raised = False
+
+
 def _interrupted(signum: int, frame: object) -> None:
     # Once: what follows tidies up (the staging directory), and a second SIGINT must not cut it short; the
     # terminal's and the twoplustwo command's, passed on, may both come.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    raise KeyboardInterrupt
+    global _raised
+    if not _raised:
+        _raised = True
+        raise KeyboardInterrupt
+
+
+def _unraisable(u: sys.UnraisableHookArgs) -> None:
+    # Raised inside a weakref callback or a __del__ (import's module locks have such callbacks), the
+    # KeyboardInterrupt is only reported here, and the build goes on: the next SIGINT must raise again
+    # (the twoplustwo command sends one every half second until the builder exits).
+    global _raised
+    if isinstance(u.exc_value, KeyboardInterrupt):
+        _raised = False
+    else:
+        sys.__unraisablehook__(u)
+
+
+def _arm() -> None:
+    """Take SIGINT as :func:`_program` says (unless it is ignored), and unblock it."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupted)
+        sys.unraisablehook = _unraisable
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _program() -> int:
@@ -156,13 +182,11 @@ def _program() -> int:
 
     The ``twoplustwo`` command starts this program with SIGINT blocked, so
     that a Ctrl-C while it imports waits, pending, until here; a program
-    started with SIGINT ignored (in the background) keeps it ignored.
+    started with SIGINT ignored (in the background) keeps it ignored. One
+    SIGINT stops it; those that follow while it tidies up are ignored.
     """
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _interrupted)
     try:
-        if hasattr(signal, "pthread_sigmask"):
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        _arm()
         return main()
     except KeyboardInterrupt:
         print("interrupted, the tables left as they were", file=sys.stderr)

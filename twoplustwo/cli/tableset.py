@@ -176,16 +176,18 @@ def _run_builder(argv: list[str]) -> int:
     except KeyboardInterrupt:
         if child is None:
             raise
-        # Passed on in case it came here alone; the builder takes one SIGINT and ignores a second, as
-        # from the terminal to both. It tidies up and says so; further Ctrl-C here would only orphan it.
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            child.send_signal(signal.SIGINT)
-            code = child.wait()
-        finally:
-            signal.signal(signal.SIGINT, previous)
-        if code == 130:
-            return code
+        # Passed on in case it came here alone, and again every half second while the builder runs, in
+        # case its KeyboardInterrupt was lost (raised inside a weakref callback, it is only reported). The
+        # builder takes one SIGINT and ignores the rest while it tidies up and says so; a further Ctrl-C
+        # here only passes on one more, for it would orphan the builder to leave now.
+        while True:
+            try:
+                child.send_signal(signal.SIGINT)
+                if child.wait(timeout=0.5) == 130:
+                    return 130
+                break
+            except (subprocess.TimeoutExpired, KeyboardInterrupt):
+                continue
         raise
 
 
