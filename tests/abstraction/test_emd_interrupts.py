@@ -13,6 +13,7 @@ its calls (512 rows) takes 64 times that.
 
 from __future__ import annotations
 
+import select
 import signal
 import subprocess
 import sys
@@ -87,6 +88,18 @@ CHILD = """
 """
 
 
+# Give up on a child that never reaches its clustering: a hang fails the test rather than holding the run.
+TIMEOUT = 120.0
+
+
+def read_line(proc: subprocess.Popen[str], timeout: float) -> str:
+    """The child's next line of output, waiting at most ``timeout`` seconds for it."""
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    assert ready, f"no output from the child in {timeout:.0f} s"
+    return proc.stdout.readline()
+
+
 @pytest.mark.skipif(backend() != "c", reason="the numpy twin is a Python loop, which Ctrl-C stops between steps")
 def test_ctrl_c_stops_an_emd_clustering_at_the_most_ground_points_within_a_few_steps() -> None:
     code = textwrap.dedent(CHILD).format(root=str(ROOT), K=MAX_GROUND)
@@ -94,8 +107,8 @@ def test_ctrl_c_stops_an_emd_clustering_at_the_most_ground_points_within_a_few_s
                             cwd=ROOT)  # fmt: skip
     try:
         assert proc.stdout is not None
-        eight = float(proc.stdout.readline())
-        line = proc.stdout.readline()
+        eight = float(read_line(proc, TIMEOUT))
+        line = read_line(proc, TIMEOUT + 64 * eight)
         assert line == "assigning\n", (line, proc.stderr.read() if proc.stderr else "")
         time.sleep(0.2)  # well inside the call: its set-up alone takes longer
         sent = time.monotonic()
