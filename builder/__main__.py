@@ -168,7 +168,7 @@ def _unraisable(u: sys.UnraisableHookArgs) -> None:
         sys.__unraisablehook__(u)
 
 
-def _arm() -> None:
+def take_interrupts() -> None:
     """Take SIGINT as :func:`_program` says (unless it is ignored), and unblock it."""
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _interrupted)
@@ -186,7 +186,7 @@ def _program() -> int:
     SIGINT stops it; those that follow while it tidies up are ignored.
     """
     try:
-        _arm()
+        take_interrupts()
         return main()
     except KeyboardInterrupt:
         print("interrupted, the tables left as they were", file=sys.stderr)

@@ -16,7 +16,6 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -112,28 +111,3 @@ def test_ctrl_c_while_the_command_loads_its_modules(
     line = assert_one_error_line(code, *capsys.readouterr())
     assert (code, line) == (130, "twoplustwo: error: interrupted")
 
-
-def test_an_interrupt_lost_in_a_weakref_callback_leaves_the_builder_interruptible() -> None:
-    # Import's module locks have weakref callbacks: a KeyboardInterrupt raised inside one is only
-    # reported, and the builder, which ignores SIGINTs after its first, once built on to the end.
-    code = """
-        import signal, weakref
-        import twoplustwo_builder.__main__ as program
-
-        program._arm()
-
-        class Held:
-            pass
-
-        held = Held()
-        ref = weakref.ref(held, lambda _: signal.raise_signal(signal.SIGINT))
-        del held  # the callback's KeyboardInterrupt is lost
-        try:
-            signal.raise_signal(signal.SIGINT)  # as the command sends again
-            print("ignored")
-        except KeyboardInterrupt:
-            print("interrupted")
-    """
-    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=ROOT,
-                          timeout=TIMEOUT)  # fmt: skip
-    assert (proc.stdout, proc.stderr) == ("interrupted\n", "")

@@ -60,12 +60,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from twoplustwo.cli.prog import PROG
 from twoplustwo.tables.format import TableError
 
-__all__ = ["EXIT_TABLES", "EXIT_USAGE", "PROG", "main"]
+__all__ = ["EXIT_TABLES", "EXIT_USAGE", "main"]
 
-#: The command's name, as its messages begin.
-PROG = "twoplustwo"
 #: Exit codes: bad input or usage, and tables that are missing or damaged.
 EXIT_USAGE = 2
 EXIT_TABLES = 1

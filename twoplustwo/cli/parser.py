@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import NoReturn
 
 from twoplustwo import __version__
-from twoplustwo.cli import PROG
 from twoplustwo.cli.cluster import DASK_TIMEOUT
 from twoplustwo.cli.hands import cmd_enumerate, cmd_eval
 from twoplustwo.cli.odds import EQUITY_GAMES, cmd_equity, cmd_preflop, cmd_range
+from twoplustwo.cli.prog import PROG
 from twoplustwo.cli.tableset import (
     cmd_abstraction,
     cmd_build,
