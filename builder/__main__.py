@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from collections.abc import Callable
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import TypeVar
 
+from twoplustwo.kernels.clustering import MAX_GROUND
 from twoplustwo.tables.format import bucket_role
 from twoplustwo.tables.load import default_path
 
@@ -60,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
             bucket_role(args.street, args.method, args.k)
         except ValueError as e:
             p.error(str(e))
+        if args.method == "potential" and args.k > MAX_GROUND:
+            p.error(f"potential buckets are over at most {MAX_GROUND:,} turn buckets, got k = {args.k}")
     elif args.street is not None or args.method is not None or args.k is not None:
         p.error("--street, --method and --k go with --abstraction")
     if args.abstraction and tables_present(target):
@@ -140,5 +144,54 @@ def _abstraction(target: Path, args: argparse.Namespace) -> int:
     return 0
 
 
+# Whether a KeyboardInterrupt was raised for a SIGINT: later ones are ignored.
+_raised = False
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    # Once: what follows tidies up (the staging directory), and a second SIGINT must not cut it short; the
+    # terminal's and the twoplustwo command's, passed on, may both come.
+    global _raised
+    if not _raised:
+        _raised = True
+        raise KeyboardInterrupt
+
+
+def _unraisable(u: sys.UnraisableHookArgs) -> None:
+    # Raised inside a weakref callback or a __del__ (import's module locks have such callbacks), the
+    # KeyboardInterrupt is only reported here, and the build goes on: the next SIGINT must raise again
+    # (the twoplustwo command sends one every half second until the builder exits).
+    global _raised
+    if isinstance(u.exc_value, KeyboardInterrupt):
+        _raised = False
+    else:
+        sys.__unraisablehook__(u)
+
+
+def take_interrupts() -> None:
+    """Take SIGINT as :func:`_program` says (unless it is ignored), and unblock it."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupted)
+        sys.unraisablehook = _unraisable
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _program() -> int:
+    """:func:`main` as the program: Ctrl-C at any moment is one line on stderr and exit 130.
+
+    The ``twoplustwo`` command starts this program with SIGINT blocked, so
+    that a Ctrl-C while it imports waits, pending, until here; a program
+    started with SIGINT ignored (in the background) keeps it ignored. One
+    SIGINT stops it; those that follow while it tidies up are ignored.
+    """
+    try:
+        take_interrupts()
+        return main()
+    except KeyboardInterrupt:
+        print("interrupted, the tables left as they were", file=sys.stderr)
+        return 130
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_program())

@@ -49,13 +49,14 @@ import numpy.typing as npt
 
 from twoplustwo import COMBOS, HandIndexer, Tables, buckets
 from twoplustwo.abstraction.kmeans import centers_of, kmeans, row_distances
+from twoplustwo.kernels.clustering import MAX_GROUND
 from twoplustwo.kernels.pool import resolve_threads, run
 from twoplustwo.progress import progress
 from twoplustwo.tables.format import BUCKET_STREETS, STRENGTH_BINS, bucket_role, parse_bucket_role
 from twoplustwo.tables.load import open_tables
 
 from .strength import canonical_boards_of, live_hands, run_blocks
-from .write import publish, stage
+from .write import discard, new_staging, publish, stage
 
 __all__ = [
     "OPPONENT_CLUSTERS",
@@ -151,8 +152,8 @@ def features(
                 f"the table set at {tables.path} lacks {turn_role}, whose buckets the potential rows count: build "
                 f"it first (twoplustwo abstraction --street turn --method emd --k {k})"
             )
-        if k > 2048:
-            raise ValueError(f"potential buckets are over at most 2,048 turn buckets, got k = {k}")
+        if k > MAX_GROUND:
+            raise ValueError(f"potential buckets are over at most {MAX_GROUND:,} turn buckets, got k = {k}")
         ground = turn_centers(tables, k, threads=threads, quiet=quiet)
         return Features(potential_rows(tables, k), 47 * 46 * 1980, strength, weights, "emd", ground)
     if street == "flop":
@@ -448,21 +449,28 @@ def publish_buckets(
     The set's other files, its strength tables and other bucket tables
     among them, are published again as they are (linked, not rewritten); a
     table of the same role is replaced. The manifest's ``buckets`` entry
-    records each table's summary. Nothing is written until the table is
-    whole. Returns the summary (:func:`bucket_table`) with the publishing
-    time.
+    records each table's summary. Its staging directory is made first, so
+    that a target it cannot write fails before any work; nothing is written
+    into it until the table is whole. Returns the summary
+    (:func:`bucket_table`) with the publishing time.
     """
     role = bucket_role(street, method, k)
     t = open_tables(target)
-    table, summary = bucket_table(t, street, method, k, seed=seed, max_iter=max_iter, threads=threads,
-                                  executor=executor, quiet=quiet, report=report)  # fmt: skip
-    kept = [f for f in t.manifest["files"] if f["role"] != role]
-    info = {key: v for key, v in t.manifest.items() if key not in ("format_version", "files")}
-    # Summaries of tables the set no longer holds are dropped.
-    held = {f["role"].removeprefix("buckets/") for f in kept if parse_bucket_role(f["role"]) is not None}
-    old = info["buckets"] if isinstance(info.get("buckets"), dict) else {}
-    info["buckets"] = {**{r: v for r, v in old.items() if r in held}, role.removeprefix("buckets/"): summary}
-    start = time.perf_counter()
-    publish(stage(target, {role: table}, info, keep=kept))
+    # Staged first, so that a target it cannot write fails now, not after the clustering.
+    staging = new_staging(target)
+    try:
+        table, summary = bucket_table(t, street, method, k, seed=seed, max_iter=max_iter, threads=threads,
+                                      executor=executor, quiet=quiet, report=report)  # fmt: skip
+        kept = [f for f in t.manifest["files"] if f["role"] != role]
+        info = {key: v for key, v in t.manifest.items() if key not in ("format_version", "files")}
+        # Summaries of tables the set no longer holds are dropped.
+        held = {f["role"].removeprefix("buckets/") for f in kept if parse_bucket_role(f["role"]) is not None}
+        old = info["buckets"] if isinstance(info.get("buckets"), dict) else {}
+        info["buckets"] = {**{r: v for r, v in old.items() if r in held}, role.removeprefix("buckets/"): summary}
+        start = time.perf_counter()
+        publish(stage(target, {role: table}, info, staging, keep=kept))
+    except BaseException:
+        discard(staging)
+        raise
     summary["publish_seconds"] = round(time.perf_counter() - start, 1)
     return summary

@@ -46,7 +46,7 @@ from twoplustwo.tables.default import tables_at
 from twoplustwo.tables.format import STRENGTH_BINS, STRENGTH_ROLES
 from twoplustwo.tables.load import open_tables
 
-from .write import publish, stage
+from .write import discard, new_staging, publish, stage
 
 __all__ = [
     "BINS",
@@ -296,27 +296,34 @@ def publish_strength(target: Path, *, quiet: bool = True, executor: Executor | N
 
     The set's other files are published again as they are, linked (their names, from
     their contents, stay the same); a set without them is refused by the
-    loader first. ``executor`` as for :func:`build_river`. Returns the seconds of each stage. Nothing is written
+    loader first. ``executor`` as for :func:`build_river`. Returns the seconds of each stage. Its staging
+    directory is made first, so that a target it cannot write fails before any work; nothing is written into it
     until every table is whole: an interrupted build leaves the set as it was.
     """
     t = open_tables(target)
-    seconds: dict[str, float] = {}
-    start = time.perf_counter()
-    arrays, written = strength_arrays(t, quiet=quiet, executor=executor)
-    seconds["build"] = time.perf_counter() - start
-    for street, mask in written.items():
-        if not mask.all():
-            raise AssertionError(f"the {street} table misses {int((~mask).sum())} indices")
-    kept = [f for f in t.manifest["files"] if f["role"] not in STRENGTH_ROLES]
-    info = {k: v for k, v in t.manifest.items() if k not in ("format_version", "files")}
-    info["strength"] = {
-        "bins": BINS,
-        "indexers": {"river": [2, 5], "turn": [2, 4], "flop": [2, 3], "preflop": [2]},
-        "about": "per suit-isomorphic index: river W and T of the 990 opponent combos; turn, flop and preflop "
-        "the sums of 2W + T and of its square over every completion, and the histogram of the completions "
-        "by bin min(bins - 1, (2W + T) * bins // 1980); spec/README.md section 14",
-    }
-    start = time.perf_counter()
-    publish(stage(target, arrays, info, keep=kept))
+    # Staged first, so that a target it cannot write fails now, not after a minute and a half of work.
+    staging = new_staging(target)
+    try:
+        seconds: dict[str, float] = {}
+        start = time.perf_counter()
+        arrays, written = strength_arrays(t, quiet=quiet, executor=executor)
+        seconds["build"] = time.perf_counter() - start
+        for street, mask in written.items():
+            if not mask.all():
+                raise AssertionError(f"the {street} table misses {int((~mask).sum())} indices")
+        kept = [f for f in t.manifest["files"] if f["role"] not in STRENGTH_ROLES]
+        info = {k: v for k, v in t.manifest.items() if k not in ("format_version", "files")}
+        info["strength"] = {
+            "bins": BINS,
+            "indexers": {"river": [2, 5], "turn": [2, 4], "flop": [2, 3], "preflop": [2]},
+            "about": "per suit-isomorphic index: river W and T of the 990 opponent combos; turn, flop and preflop "
+            "the sums of 2W + T and of its square over every completion, and the histogram of the completions "
+            "by bin min(bins - 1, (2W + T) * bins // 1980); spec/README.md section 14",
+        }
+        start = time.perf_counter()
+        publish(stage(target, arrays, info, staging, keep=kept))
+    except BaseException:
+        discard(staging)
+        raise
     seconds["publish"] = time.perf_counter() - start
     return seconds

@@ -382,7 +382,7 @@ def test_equity(deal: tuple[Any, Any, Any]) -> None:
 
 # Words the parser knows, so the fuzzing gets past argparse into the commands.
 # `build` and `verify` are left out: a valid build writes tables, a valid
-# verify takes seconds; test_cli.py covers both.
+# verify takes seconds; tests/cli/test_cli_tableset.py covers both.
 COMMANDS = ["eval", "equity", "enumerate", "info", "install-tables"]
 OPTIONS = ["--json", "--board", "--dead", "--include", "-n", "--to", "--help", "--version", "--", "-", "-h"]
 

@@ -488,6 +488,29 @@ def test_bad_arguments(kw: dict[str, object], error: type[Exception], match: str
         mc([hand("AsAh"), hand("KdKc")], **kw)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    "kw",
+    [{"samples": -1}, {"samples": 0}, {"samples": 1.5}, {"samples": 10**30}, {"stderr": -1}, {"stderr": math.nan},
+     {"seed": -1}],
+    ids=str,
+)
+@pytest.mark.parametrize(
+    ("players", "game"),
+    [(["AsAh", "KdKc"], "holdem"), (["AsKs", "QQ"], "holdem"), (["AsKhQs2d", "AhKs5c4c"], "omaha-hilo")],
+    ids=["hands", "a range", "omaha"],
+)
+def test_auto_refuses_what_monte_carlo_refuses(kw: dict[str, object], players: list[str], game: str) -> None:
+    # Each of these deals is small enough for "auto" to enumerate: the bad
+    # argument gets the same error all the same, before anything is counted.
+    with pytest.raises((ValueError, TypeError)) as sampled:
+        equity(players, game=game, method="monte-carlo", **kw)  # type: ignore[arg-type]
+    with pytest.raises(type(sampled.value)) as auto:
+        equity(players, game=game, **kw)  # type: ignore[arg-type]
+    assert str(auto.value) == str(sampled.value)
+    # And without the bad argument, auto does enumerate them.
+    assert equity(players, game=game)[0].stderr == 0
+
+
 def test_bad_game() -> None:
     with pytest.raises(ValueError, match="game must be one of"):
         mc([hand("AsAh"), hand("KdKc")], game="razz", samples=10)

@@ -378,3 +378,19 @@ def test_publish_interrupted_before_its_commit(tmp_path: Path, monkeypatch: pyte
     # The arrays the spoilt manifest listed are on no record any more: they stay.
     assert ours_left(target, user) == (set() if readable else set(tiny_files(1)[1]))
     load_tables(target, verify=True)
+
+
+def test_ctrl_c_as_staging_is_made_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C lands where Python next looks for it: right after the staging directory's mkdir, when a
+    # watcher that sees it appear sends SIGINT (twoplustwo build's tests do).
+    real = os.mkdir
+
+    def mkdir(path: Any, mode: int = 0o777) -> None:
+        real(path, mode)
+        if Path(path).name.startswith(STAGE_PREFIX):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "mkdir", mkdir)
+    with pytest.raises(KeyboardInterrupt):
+        new_staging(tmp_path / "new" / "tables")
+    assert list(tmp_path.iterdir()) == []  # neither the staging directory nor the ones made for it

@@ -140,7 +140,9 @@ def nearest(
         return labels, dists
     step = _STEP if code != 3 else _STEP // 16  # an EMD is some thousand times an L1 distance
     workers = min(resolve_threads(threads), max(1, n // step))
-    stop = threading.Event()
+    # One row alone may cost a second of EMDs (K = k = 2,048), so rows do not bound a call's work: the EMD
+    # kernel looks between its steps for Ctrl-C, and for this stop's byte (another part failed or was interrupted).
+    stop = _Stop()
     backend = chosen()
     if code == 3 and bounds is None:  # zero bounds skip no row
         bounds = (np.zeros(n), np.zeros(len(centers)), np.zeros(len(centers)))
@@ -154,7 +156,7 @@ def nearest(
             if code == 3:
                 assert bounds is not None and ground is not None
                 backend.transport_rows(points[lo:hi], centers, ground, labels[lo:hi], dists[lo:hi], bounds[0][lo:hi],
-                                       bounds[1], bounds[2])  # fmt: skip
+                                       bounds[1], bounds[2], stop.byte)  # fmt: skip
             elif bounds is None:
                 backend.nearest_rows(points[lo:hi], centers, labels[lo:hi], dists[lo:hi], code)
             else:
@@ -166,6 +168,18 @@ def nearest(
 
     run(workers, part, range(workers), stop=stop)
     return labels, dists
+
+
+class _Stop(threading.Event):
+    """The stop of :func:`nearest`'s parts, with a byte the EMD kernel reads inside a call: set() sets both."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.byte = np.zeros(1, dtype=np.uint8)
+
+    def set(self) -> None:
+        self.byte[0] = 1
+        super().set()
 
 
 def _nearest_task(

@@ -32,7 +32,9 @@ other paths are written as :mod:`twoplustwo.tables.atomic` says, and
 Tables are found as :func:`twoplustwo.tables.load.default_path` says
 (``$TWOPLUSTWO_TABLES`` first). Bad input prints one line,
 ``twoplustwo: error: <message>``, on stderr and exits with 2; missing or
-damaged tables exit with 1.
+damaged tables exit with 1. Ctrl-C at any moment after start-up prints one
+line too, ``twoplustwo: error: interrupted`` (``build`` and
+``abstraction``: the builder's, which says what it left) and exits with 130.
 
 >>> main(["eval", "As Ks Qs Js Ts 2c 3d"])
 hand         As Ks Qs Js Ts 2c 3d
@@ -58,7 +60,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from twoplustwo.cli.parser import PROG, UsageError, build_parser
+from twoplustwo.cli.prog import PROG
 from twoplustwo.tables.format import TableError
 
 __all__ = ["EXIT_TABLES", "EXIT_USAGE", "main"]
@@ -81,6 +83,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     {"cards": ["7c", "5d", "4h", "3s", "2c"], "value": 1, "category": "high_card", ..., "cactus_kev_rank": 7462}
     0
     """
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        _report("interrupted")
+        return 130
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    # The commands' modules (numpy among what they import) load here, not when the script imports this
+    # package: a Ctrl-C while they load is then one line too.
+    from twoplustwo.cli.parser import UsageError, build_parser
+
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -106,6 +120,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ImportError) as e:
         _report(e)
         return EXIT_TABLES
-    except KeyboardInterrupt:
-        _report("interrupted")
-        return 130

@@ -4,27 +4,33 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DASK_TIMEOUT", "dask_client"]
+__all__ = ["DASK_TIMEOUT", "check_dask", "dask_client"]
 
 #: Seconds ``preflop --dask`` waits for the scheduler to answer, and then for a worker.
 DASK_TIMEOUT = 30.0
 
 
-def dask_client(address: str, timeout: float | None) -> Any:
-    """A client of the dask scheduler at ``address`` once it has a worker (for ``preflop --dask``).
+def check_dask(address: str | None, timeout: float | None) -> float:
+    """The timeout (default :data:`DASK_TIMEOUT`), with it and the address checked as :func:`dask_client` takes them.
 
-    Reaching the scheduler, the client's handshake and the wait for a worker
-    each take at most ``timeout`` seconds (default :data:`DASK_TIMEOUT`),
-    whatever the other end does; every failure is one error naming the address.
+    Nothing is reached: a command checks its ``--dask`` and ``--dask-timeout``
+    with this before any work, and ``address`` None checks the timeout alone.
+
+    >>> check_dask(None, None)
+    30.0
+    >>> check_dask(None, 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: --dask-timeout must be a number of seconds above 0 and at most 86400, got 0
     """
     if timeout is None:
         timeout = DASK_TIMEOUT
     elif not 0 < timeout <= 86400:  # also refuses nan; a day is far enough, and larger ones overflow timers
         raise ValueError(f"--dask-timeout must be a number of seconds above 0 and at most 86400, got {timeout:g}")
+    if address is None:
+        return timeout
     try:
-        from distributed import Client
         from distributed.comm.addressing import get_address_host_port
-        from distributed.comm.core import connect
     except ImportError:
         raise ValueError("--dask needs dask.distributed: pip install 'twoplustwo[dask]'") from None
     if not address.strip():
@@ -35,7 +41,21 @@ def dask_client(address: str, timeout: float | None) -> Any:
         raise ValueError(f"--dask {address!r} is not a scheduler address such as tcp://host:8786: {e}") from None
     if not 0 < port < 65536:
         raise ValueError(f"--dask {address!r}: port {port} is not in 1..65535")
+    return timeout
+
+
+def dask_client(address: str, timeout: float | None) -> Any:
+    """A client of the dask scheduler at ``address`` once it has a worker (for ``preflop --dask``).
+
+    Reaching the scheduler, the client's handshake and the wait for a worker
+    each take at most ``timeout`` seconds (default :data:`DASK_TIMEOUT`),
+    whatever the other end does; every failure is one error naming the address.
+    """
+    timeout = check_dask(address, timeout)
     import asyncio
+
+    from distributed import Client
+    from distributed.comm.core import connect
 
     async def handshake() -> None:
         # Client's own timeout covers only the TCP connect: a server that

@@ -12,6 +12,7 @@ from twoplustwo import __version__
 from twoplustwo.cli.cluster import DASK_TIMEOUT
 from twoplustwo.cli.hands import cmd_enumerate, cmd_eval
 from twoplustwo.cli.odds import EQUITY_GAMES, cmd_equity, cmd_preflop, cmd_range
+from twoplustwo.cli.prog import PROG
 from twoplustwo.cli.tableset import (
     cmd_abstraction,
     cmd_build,
@@ -21,11 +22,10 @@ from twoplustwo.cli.tableset import (
     cmd_verify,
     cmd_warm,
 )
+from twoplustwo.tables.format import MAX_BUCKETS
 from twoplustwo.vocab.games import GAMES, HOLDEM
 
-__all__ = ["PROG", "Parser", "UsageError", "build_parser"]
-
-PROG = "twoplustwo"
+__all__ = ["Parser", "UsageError", "build_parser"]
 
 
 class UsageError(Exception):
@@ -112,7 +112,7 @@ def build_parser() -> Parser:
         "hand, over the turn emd buckets of the same k (build those first); ochs: equity against 8 clusters of "
         "preflop hands (river); percentile: by ehs alone",
     )  # fmt: skip
-    sp.add_argument("--k", type=int, required=True, help="the number of buckets, 1 to 65536")
+    sp.add_argument("--k", type=int, required=True, help=f"the number of buckets, 1 to {MAX_BUCKETS}")
     sp.add_argument("--seed", type=int, default=0, help="the seed of the first centers (default 0)")
     sp.add_argument("--max-iter", type=int, default=100, help="the most rounds of the clustering (default 100)")
     sp.add_argument("--out", type=Path, default=None, help="the table set (default: where tables are read)")

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
+import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from twoplustwo import __version__
 from twoplustwo.cli.output import aligned, is_stdout, stdout_fd
@@ -177,7 +180,72 @@ def _builder() -> list[str]:
     return [sys.executable, "-m", "twoplustwo_builder"]
 
 
+def _run_builder(argv: list[str]) -> int:
+    """Run the builder's program; its exit code. On Ctrl-C it says in one line what it left, and 130 is returned."""
+    block = hasattr(signal, "pthread_sigmask")
+    child = None
+    try:
+        # Blocked in the child from its start, until its main can report an interrupt in one line (its
+        # _program): a Ctrl-C while it imports then waits, pending, instead of printing a traceback.
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else set()
+        try:
+            child = subprocess.Popen(argv)
+        finally:
+            if block:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        return child.wait()
+    except KeyboardInterrupt:
+        if child is None:
+            raise
+        # Passed on in case it came here alone, and again every half second while the builder runs, in
+        # case its KeyboardInterrupt was lost (raised inside a weakref callback, it is only reported). The
+        # builder takes one SIGINT and ignores the rest while it tidies up and says so; a further Ctrl-C
+        # here only passes on one more, for it would orphan the builder to leave now.
+        while True:
+            try:
+                child.send_signal(signal.SIGINT)
+                if child.wait(timeout=0.5) == 130:
+                    return 130
+                break
+            except (subprocess.TimeoutExpired, KeyboardInterrupt):
+                continue
+        raise
+
+
+def _check_out(out: Path | None) -> None:
+    """Refuse an ``--out`` that is, or would be made inside, something other than a directory."""
+    if out is None:
+        return
+    at = out
+    while not os.path.lexists(at) and at.parent != at:
+        at = at.parent
+    if not at.is_dir():
+        raise ValueError(f"--out {out}: {at} is not a directory")
+
+
+def _check_abstraction(args: argparse.Namespace) -> None:
+    """Refuse in one line, before the builder starts, what it would refuse or fail on for its arguments alone."""
+    from twoplustwo.cli.cluster import check_dask
+    from twoplustwo.kernels.clustering import MAX_GROUND
+    from twoplustwo.tables.format import bucket_role
+
+    try:
+        bucket_role(args.street, args.method, args.k)
+    except ValueError as e:
+        raise ValueError(f"--{e}") from None  # its words start with the argument's name
+    if args.method == "potential" and args.k > MAX_GROUND:
+        raise ValueError(f"--k of potential buckets is at most {MAX_GROUND} (they are over as many turn buckets), "
+                         f"got {args.k}")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be at least 0, got {args.seed}")
+    if args.max_iter < 1:
+        raise ValueError(f"--max-iter must be at least 1, got {args.max_iter}")
+    check_dask(args.dask, args.dask_timeout)
+    _check_out(args.out)
+
+
 def cmd_abstraction(args: argparse.Namespace) -> int:
+    _check_abstraction(args)
     argv = _builder() + ["--abstraction", "--street", args.street, "--method", args.method, "--k", str(args.k)]
     argv += ["--seed", str(args.seed), "--max-iter", str(args.max_iter)]
     if args.out is not None:
@@ -186,17 +254,18 @@ def cmd_abstraction(args: argparse.Namespace) -> int:
         argv += ["--dask", args.dask, "--dask-timeout", str(args.dask_timeout)]
     if args.quiet:
         argv.append("--quiet")
-    return subprocess.run(argv, check=False).returncode
+    return _run_builder(argv)
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    _check_out(args.out)
     argv = _builder()
     if args.out is not None:
         argv += ["--out", str(args.out)]
     for flag in ("quiet", "no_check", "if_missing"):
         if getattr(args, flag):
             argv.append("--" + flag.replace("_", "-"))
-    return subprocess.run(argv, check=False).returncode
+    return _run_builder(argv)
 
 
 def cmd_install_tables(args: argparse.Namespace) -> int:

@@ -136,5 +136,6 @@ def transport_rows(
     lower: npt.NDArray[np.float64],
     drift: npt.NDArray[np.float64],
     half: npt.NDArray[np.float64],
+    stop: npt.NDArray[np.uint8] | None = None,
     /,
 ) -> None: ...

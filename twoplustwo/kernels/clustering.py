@@ -38,7 +38,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["assign_rows", "emd", "median_rows", "nearest_rows", "transport_rows"]
+__all__ = ["MAX_GROUND", "assign_rows", "emd", "median_rows", "nearest_rows", "transport_rows"]
+
+#: The most ground points (K) of :func:`transport_rows`, in C as in numpy: its work space holds K x K costs.
+MAX_GROUND = 2048
 
 _NEAREST = (
     "nearest_rows takes (N, d) uint16 points, (k, d) uint16 centers with 1 <= k <= 65536 and d <= 65536, "
@@ -55,8 +58,8 @@ _ASSIGN = (
 )
 _TRANSPORT = (
     "transport_rows takes (N, K) uint16 points, (k, K) uint16 centers with 1 <= k <= 65536, (K, d) uint16 ground "
-    "rows with 1 <= K <= 2048, uint16 labels, uint64 distances and float64 lower bounds of N, and float64 drifts "
-    "and halves of k"
+    f"rows with 1 <= K <= {MAX_GROUND}, uint16 labels, uint64 distances and float64 lower bounds of N, float64 "
+    "drifts and halves of k, and optionally a stop byte"
 )
 # Points compared with all the centers at once, a block at a time: a few megabytes of differences.
 _ROWS = 1 << 12
@@ -245,6 +248,7 @@ def transport_rows(
     lower: npt.NDArray[np.float64],
     drift: npt.NDArray[np.float64],
     half: npt.NDArray[np.float64],
+    stop: npt.NDArray[np.uint8] | None = None,
     /,
 ) -> None:
     """Each histogram's nearest center under the EMD (:func:`emd`) over the ground rows' L1 distances.
@@ -254,16 +258,19 @@ def transport_rows(
     point and center must hold the same total mass. The bounds the C twin
     reads (``lower`` on the way in, ``drift`` and ``half``) only let it skip
     work, so they are checked and not used; it gives in ``lower`` a lower
-    bound of the second distance, this its exact value.
+    bound of the second distance, this its exact value. Once ``stop[0]`` is
+    nonzero (set by another thread) the call returns early, its rows part
+    done.
     """
     ok = (
         _is(points, 2, 2) and _is(centers, 2, 2) and _is(ground, 2, 2) and _is(labels, 2) and _is(dists, 8)
-        and points.shape[1] == centers.shape[1] == len(ground) and 1 <= len(ground) <= 2048
+        and points.shape[1] == centers.shape[1] == len(ground) and 1 <= len(ground) <= MAX_GROUND
         and 1 <= ground.shape[1] <= 65536 and 1 <= len(centers) <= 65536
         and labels.size == len(points) and dists.size == len(points)
         and isinstance(lower, np.ndarray) and lower.dtype == np.float64 and lower.size == len(points)
         and isinstance(drift, np.ndarray) and drift.dtype == np.float64 and drift.size == len(centers)
         and isinstance(half, np.ndarray) and half.dtype == np.float64 and half.size == len(centers)
+        and (stop is None or (isinstance(stop, np.ndarray) and stop.itemsize == 1 and stop.size >= 1))
     )  # fmt: skip
     if not ok:
         raise ValueError(_TRANSPORT)
@@ -273,8 +280,14 @@ def transport_rows(
     g = ground.astype(np.int64)
     cost = np.abs(g[:, None, :] - g[None, :, :]).sum(axis=2)
     lab, dist, low = labels.view(np.uint16).reshape(-1), dists.view(np.uint64).reshape(-1), lower.reshape(-1)
+    flag = None if stop is None else stop.reshape(-1)
     for i, p in enumerate(points):
-        d = np.array([emd(p, c, cost) for c in centers])
+        found = []
+        for c in centers:
+            if flag is not None and flag[0]:
+                return  # the row is left as it was
+            found.append(emd(p, c, cost))
+        d = np.array(found)
         lab[i] = int(np.argmin(d))  # the first of equal minima
         dist[i] = d[lab[i]]
         low[i] = float(np.partition(d, 1)[1]) if len(d) > 1 else np.inf

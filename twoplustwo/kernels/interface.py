@@ -125,5 +125,5 @@ class Backend(Protocol):
     ) -> None: ...
     def transport_rows(
         self, points: U16, centers: U16, ground: U16, labels: U16, dists: npt.NDArray[np.uint64], lower: F64,
-        drift: F64, half: F64, /,
+        drift: F64, half: F64, stop: npt.NDArray[np.uint8] | None = None, /,
     ) -> None: ...  # fmt: skip

@@ -646,6 +646,7 @@ def transport_rows(
     lower: F64,
     drift: F64,
     half: F64,
+    stop: npt.NDArray[np.uint8] | None = None,
     /,
 ) -> None:
     """Each uint16 histogram's nearest center under the EMD over the ground rows, and a bound on the others."""
@@ -653,7 +654,7 @@ def transport_rows(
 
     p, c, g, r, h = _array(points), _array(centers), _array(ground), _array(drift), _array(half)
     out = [_array(a, writable=True) for a in (labels, dists, lower)]
-    clustering.transport_rows(p, c, g, out[0], out[1], out[2], r, h)
+    clustering.transport_rows(p, c, g, out[0], out[1], out[2], r, h, None if stop is None else _array(stop))
 
 def _omaha_rows(
     layers: list[npt.NDArray[np.unsignedinteger[Any]]] | None,

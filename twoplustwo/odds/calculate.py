@@ -38,6 +38,7 @@ from twoplustwo.kernels.showdown import SPLIT
 from twoplustwo.odds import exact
 from twoplustwo.odds.players import MAX_PLAYERS, CheckedPlayer, check_count, parse_player, without
 from twoplustwo.odds.results import EquityResults, PlayerEquity, equity_table
+from twoplustwo.odds.sampled import check_stopping
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import check_disjoint, parse_cards
 from twoplustwo.vocab.games import GAMES, HOLDEM, resolve
@@ -82,6 +83,8 @@ def _check_method(method: object, stderr: object, samples: object, seed: object)
         raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
     if method == "exact" and (stderr is not None or samples is not None or seed is not None):
         raise ValueError("stderr, samples and seed are for Monte Carlo; method='exact' takes none of them")
+    # Before "auto" chooses: a bad one is refused even where it then enumerates.
+    check_stopping(stderr, samples, seed)
 
 
 def equity(

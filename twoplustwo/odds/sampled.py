@@ -75,6 +75,7 @@ __all__ = [
     "MAX_SAMPLES",
     "MIN_ACCEPTANCE",
     "MIN_SAMPLES",
+    "check_stopping",
     "monte_carlo",
 ]
 
@@ -131,6 +132,28 @@ def _check_game(game: object, tables: Tables | None) -> tuple[str, Sequence[int]
     return g.name, g.deck
 
 
+def check_stopping(stderr: object, samples: object, seed: object) -> tuple[float | None, int | None, int | None]:
+    """``stderr``, ``samples`` and ``seed`` checked as :func:`monte_carlo` takes them, as a float and ints.
+
+    Every caller that may sample checks them here before it chooses how to
+    count, so that a bad one is refused whether it then samples or not.
+
+    >>> check_stopping(0.001, 10**6, 7)
+    (0.001, 1000000, 7)
+    >>> check_stopping(None, -1, None)
+    Traceback (most recent call last):
+    ...
+    ValueError: samples must be None or a positive int, got -1
+    """
+    target = _check_stderr(stderr)
+    cap = _check_count("samples", samples, 1)
+    if cap is not None and cap > MAX_SAMPLES:
+        # Far more games than any answer needs, which would run for hours or for ever.
+        shown = f"{cap:,}" if cap < 10**30 else "more than 10**30"
+        raise ValueError(f"samples must be at most {MAX_SAMPLES:,} (MAX_SAMPLES), got {shown}")
+    return target, cap, _check_count("seed", seed, 0)
+
+
 def monte_carlo(
     players: Sequence[tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]],
     labels: Sequence[str],
@@ -177,13 +200,8 @@ def monte_carlo(
     are left to deal.
     """
     workers = pool.resolve_threads(threads)
-    target = _check_stderr(stderr)
-    cap = _check_count("samples", samples, 1)
-    if cap is not None and cap > MAX_SAMPLES:
-        # Far more games than any answer needs, which would run for hours or for ever.
-        shown = f"{cap:,}" if cap < 10**30 else "more than 10**30"
-        raise ValueError(f"samples must be at most {MAX_SAMPLES:,} (MAX_SAMPLES), got {shown}")
-    root = np.random.SeedSequence(_check_count("seed", seed, 0))
+    target, cap, first = check_stopping(stderr, samples, seed)
+    root = np.random.SeedSequence(first)
     if target is None and cap is None:
         target = DEFAULT_STDERR
     if cap is None:

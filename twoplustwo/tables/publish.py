@@ -194,17 +194,27 @@ def new_staging(target: Path) -> Path:
                 # A failed writer that had created the target removed it again.
                 created += make_dirs(target)
                 continue
+            except BaseException:
+                # Ctrl-C as mkdir returned: the directory may be there, empty.
+                with contextlib.suppress(OSError):
+                    os.rmdir(staging)
+                raise
+            fd = None
             try:
                 fd = _hold(staging)
+                _held[staging] = _Held(fd, created)
             except FileNotFoundError:
                 with contextlib.suppress(OSError):
                     os.rmdir(staging)
                 continue
             except BaseException:
+                # Until it is held, the directory is this call's to remove (Ctrl-C included).
+                _held.pop(staging, None)
+                if fd is not None:
+                    os.close(fd)
                 with contextlib.suppress(OSError):
                     _remove_staging(staging)
                 raise
-            _held[staging] = _Held(fd, created)
             return staging
         raise OSError(f"{target}: no staging directory could be created there in {_ATTEMPTS} attempts")
     except BaseException:

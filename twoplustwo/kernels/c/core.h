@@ -116,7 +116,7 @@ typedef struct {
 
 /* The buffers a method's arguments lend it, taken by parse_args and given
  * back by release_args. */
-#define MAX_BUFFERS 8
+#define MAX_BUFFERS 9
 typedef struct {
     Py_buffer view[MAX_BUFFERS];
     int held;

@@ -35,8 +35,9 @@ static PyMethodDef core_functions[] = {
     {"median_rows", (PyCFunction)(void (*)(void))core_median_rows, METH_FASTCALL,
      "median_rows(points, labels, weights, centers, totals) -> None: each cluster's weight and weighted median"},
     {"transport_rows", (PyCFunction)(void (*)(void))core_transport_rows, METH_FASTCALL,
-     "transport_rows(points, centers, ground, labels, dists, lower, drift, half) -> None: each uint16 histogram's "
-     "nearest center under the earth mover's distance over the ground rows"},
+     "transport_rows(points, centers, ground, labels, dists, lower, drift, half[, stop]) -> None: each uint16 "
+     "histogram's nearest center under the earth mover's distance over the ground rows (stopping early once the "
+     "byte stop is nonzero)"},
     {NULL, NULL, 0, NULL},
 };
 

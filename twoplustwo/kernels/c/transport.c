@@ -24,8 +24,36 @@
 
 static const char transport_error[] =
     "transport_rows takes (N, K) uint16 points, (k, K) uint16 centers with 1 <= k <= 65536, (K, d) uint16 ground "
-    "rows with 1 <= K <= 2048, uint16 labels, uint64 distances and float64 lower bounds of N, and float64 drifts "
-    "and halves of k";
+    "rows with 1 <= K <= 2048, uint16 labels, uint64 distances and float64 lower bounds of N, float64 drifts "
+    "and halves of k, and optionally a stop byte";
+
+/* Steps (a center's set-up, a row, one EMD solved) between looks for a signal. One row alone may solve
+ * thousands of EMDs (K = k = 2,048 took over a second a row), so a call looks inside its rows, not only
+ * between them: a few dozen steps take milliseconds. */
+#define CHECK_EVERY 32
+
+/* What a call looks at between its steps, the GIL released: the caller's stop byte (NULL: none), the
+ * steps since it last looked for a signal, its thread state while released, whether a handler raised. */
+typedef struct {
+    const volatile uint8_t *stop;
+    unsigned tick;
+    PyThreadState **save;
+    int raised;
+} Halt;
+
+/* Whether a call must stop now: the caller set its stop byte (another thread was interrupted, or failed),
+ * or, every CHECK_EVERY steps, a signal handler raised (SIGINT's: KeyboardInterrupt), which it runs with
+ * the GIL taken back for the moment. h->raised says which; the exception is then set. */
+static int halted(Halt *h) {
+    if (h->stop != NULL && *h->stop)
+        return 1;
+    if (++h->tick % CHECK_EVERY)
+        return 0;
+    PyEval_RestoreThread(*h->save);
+    h->raised = PyErr_CheckSignals() < 0;
+    *h->save = PyEval_SaveThread();
+    return h->raised;
+}
 
 /* Work space of one call, sized by the K ground points. */
 typedef struct {
@@ -70,7 +98,8 @@ static void free_work(Work *w) {
     free(w->queue);
 }
 
-static int alloc_work(Work *w, const uint16_t *ground, Py_ssize_t K, Py_ssize_t d) {
+/* 0, or -1 out of memory, or 1 halted (the work space then freed too). */
+static int alloc_work(Work *w, const uint16_t *ground, Py_ssize_t K, Py_ssize_t d, Halt *h) {
     size_t n = (size_t)K + 1;
     w->K = K;
     w->d = d;
@@ -100,7 +129,11 @@ static int alloc_work(Work *w, const uint16_t *ground, Py_ssize_t K, Py_ssize_t 
         free_work(w);
         return -1;
     }
-    for (Py_ssize_t i = 0; i < K; i++)
+    for (Py_ssize_t i = 0; i < K; i++) {
+        if (halted(h)) { /* K = 2,048 rows of K costs take a few hundred milliseconds */
+            free_work(w);
+            return 1;
+        }
         for (Py_ssize_t j = 0; j < K; j++) {
             uint32_t s = 0; /* d <= 65536 entries of at most 65535 fit */
             for (Py_ssize_t e = 0; e < d; e++) {
@@ -109,6 +142,7 @@ static int alloc_work(Work *w, const uint16_t *ground, Py_ssize_t K, Py_ssize_t 
             }
             w->cost[i * K + j] = s;
         }
+    }
     for (Py_ssize_t i = 0; i < K; i++) {
         w->sum[i] = 0;
         for (Py_ssize_t e = 0; e < d; e++)
@@ -443,7 +477,7 @@ __attribute__((noinline)) static void bounds32(const int32_t *at_point, const in
     }
 }
 
-/* transport_rows(points, centers, ground, labels, dists, lower, drift, half)
+/* transport_rows(points, centers, ground, labels, dists, lower, drift, half[, stop])
  * -> None: each (N, K) uint16 histogram's nearest (k, K) center under the
  * EMD whose ground distance is L1 between the rows of the (K, d) ground,
  * the lowest index among equals, into labels, and the distance into dists.
@@ -451,21 +485,25 @@ __attribute__((noinline)) static void bounds32(const int32_t *at_point, const in
  * the way in is taken as last round's, with Hamerly's bounds as assign_rows
  * takes them (lower, drift and half: true distances; zeros skip nothing):
  * a row whose bounds keep its label is not searched. lower comes out as a
- * lower bound of each row's distance to every center but its own. */
+ * lower bound of each row's distance to every center but its own. The call
+ * stops early, its rows part done, once the byte stop (a buffer of at least
+ * one) is nonzero, and raises on a signal whose handler raises (Ctrl-C). */
 PyObject *core_transport_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
     Buffers bufs;
-    Py_buffer *pb, *cb, *gb, *lb, *db, *ob, *rb, *hb;
-    if (parse_args(args, nargs, "transport_rows(points, centers, ground, labels, dists, lower, drift, half)", &bufs,
-                   "rrrwwwrr", &pb, &cb, &gb, &lb, &db, &ob, &rb, &hb) < 0)
+    Py_buffer *pb, *cb, *gb, *lb, *db, *ob, *rb, *hb, *sb = NULL;
+    if (parse_args(args, nargs, "transport_rows(points, centers, ground, labels, dists, lower, drift, half[, stop])",
+                   &bufs, "rrrwwwrr|r", &pb, &cb, &gb, &lb, &db, &ob, &rb, &hb, &sb) < 0)
         return NULL;
     if (pb->ndim != 2 || cb->ndim != 2 || gb->ndim != 2 || pb->itemsize != 2 || cb->itemsize != 2 ||
         gb->itemsize != 2 || pb->shape[1] != cb->shape[1] || gb->shape[0] != pb->shape[1] || gb->shape[0] < 1 ||
         gb->shape[0] > 2048 || gb->shape[1] < 1 || gb->shape[1] > 65536 || cb->shape[0] < 1 ||
         cb->shape[0] > 65536 || lb->itemsize != 2 || lb->len != pb->shape[0] * 2 || db->itemsize != 8 ||
         db->len != pb->shape[0] * 8 || ob->itemsize != 8 || ob->len != pb->shape[0] * 8 || rb->itemsize != 8 ||
-        rb->len != cb->shape[0] * 8 || hb->itemsize != 8 || hb->len != cb->shape[0] * 8)
+        rb->len != cb->shape[0] * 8 || hb->itemsize != 8 || hb->len != cb->shape[0] * 8 ||
+        (sb != NULL && (sb->itemsize != 1 || sb->len < 1)))
         return release_args(&bufs, transport_error, NULL);
+    Halt h = {sb != NULL ? sb->buf : NULL, 0, NULL, 0};
     const uint16_t *points = pb->buf, *centers = cb->buf, *ground = gb->buf;
     uint16_t *labels = lb->buf;
     uint64_t *dists = db->buf;
@@ -485,6 +523,7 @@ PyObject *core_transport_rows(PyObject *module, PyObject *const *args, Py_ssize_
     int *item = NULL;
     const uint16_t **row = NULL;
     Py_BEGIN_ALLOW_THREADS
+    h.save = &_save;
     at_center = malloc((size_t)(k * d) * sizeof(int64_t));
     at_point = malloc((size_t)d * sizeof(int64_t));
     bound = malloc((size_t)k * sizeof(uint64_t));
@@ -512,13 +551,17 @@ PyObject *core_transport_rows(PyObject *module, PyObject *const *args, Py_ssize_
         narrow = malloc((size_t)((k + 1) * d) * sizeof(int32_t));
         lost |= narrow == NULL;
     }
-    if (lost || at_center == NULL || at_point == NULL || bound == NULL || seen == NULL || held == NULL ||
-        rank == NULL || mass == NULL || alloc_work(&w, ground, K, d) < 0) {
+    int made = -1; /* alloc_work's answer: 1 when halted, the work space freed */
+    if (!lost && at_center != NULL && at_point != NULL && bound != NULL && seen != NULL && held != NULL &&
+        rank != NULL && mass != NULL)
+        made = alloc_work(&w, ground, K, d, &h);
+    if (made < 0) {
         lost = 1;
-    } else {
+    } else if (made == 0) {
         int64_t total = -1;
         size_t used = 0;
-        for (Py_ssize_t c = 0; c < k && error == NULL; c++) {
+        int halt = 0;
+        for (Py_ssize_t c = 0; c < k && error == NULL && !(halt = halted(&h)); c++) {
             int64_t m = hold(&w, centers + c * K, rank + used, mass + used, &held[c].n);
             held[c].rank = rank + used;
             held[c].mass = mass + used;
@@ -537,7 +580,7 @@ PyObject *core_transport_rows(PyObject *module, PyObject *const *args, Py_ssize_
         double most = 0;
         for (Py_ssize_t c = 0; c < k; c++)
             most = drift[c] > most ? drift[c] : most;
-        for (Py_ssize_t i = 0; i < n && error == NULL; i++) {
+        for (Py_ssize_t i = 0; i < n && error == NULL && !halt && !(halt = halted(&h)); i++) {
             if (hold(&w, points + i * K, rank + used, mass + used, &at.n) != total) {
                 error = "transport_rows: every point and center must hold the same total mass";
                 break;
@@ -609,6 +652,8 @@ PyObject *core_transport_rows(PyObject *module, PyObject *const *args, Py_ssize_
                         continue;
                     }
                 }
+                if ((halt = halted(&h)))
+                    break; /* the row is left as it was */
                 uint64_t s = emd(&w, at, held[c]);
                 if (s < best || (s == best && c < arg)) {
                     others = (double)best < others ? (double)best : others;
@@ -618,6 +663,8 @@ PyObject *core_transport_rows(PyObject *module, PyObject *const *args, Py_ssize_
                     others = (double)s < others ? (double)s : others;
                 }
             }
+            if (halt)
+                break;
             labels[i] = (uint16_t)arg;
             dists[i] = best;
             lower[i] = others;
@@ -638,5 +685,7 @@ PyObject *core_transport_rows(PyObject *module, PyObject *const *args, Py_ssize_
     Py_END_ALLOW_THREADS
     if (lost)
         return release_args(&bufs, NULL, PyErr_NoMemory());
+    if (h.raised)
+        return release_args(&bufs, NULL, NULL);
     return release_args(&bufs, error, error == NULL ? Py_NewRef(Py_None) : NULL);
 }

@@ -1,0 +1,18 @@
+"""The dask client of ``--dask`` (twoplustwo/cli/cluster.py)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.cli.helpers import assert_one_error_line, run, stub_preflop
+
+
+def test_preflop_on_a_dask_cluster_needs_distributed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stub_preflop(monkeypatch)
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
+    line = assert_one_error_line(*run(["preflop", "--dask", "tcp://127.0.0.1:8786"], capsys))
+    assert "pip install 'twoplustwo[dask]'" in line
