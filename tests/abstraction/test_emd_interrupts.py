@@ -28,6 +28,9 @@ from twoplustwo.kernels import reference
 from twoplustwo.kernels.choice import backend, extension
 from twoplustwo.kernels.clustering import MAX_GROUND
 
+# The first backend only: the tests name the backends they run themselves.
+pytestmark = pytest.mark.one_backend
+
 ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = [pytest.param(reference, id="numpy")] + (
     [pytest.param(extension(), id="c")] if extension() is not None else []
