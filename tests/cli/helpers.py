@@ -1,7 +1,6 @@
 """Helpers of the command line's tests: run ``main`` in-process, check its one-line errors, copy the tables.
 
-The fixture ``use_tables`` is here, not in a conftest.py: the suite imports conftest files by their base name,
-and one here would clash with tests/builder/conftest.py whenever both folders are collected in one run.
+The fixture ``use_tables`` is in this folder's conftest.py.
 """
 
 from __future__ import annotations
@@ -9,7 +8,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -18,9 +16,8 @@ import pytest
 
 from twoplustwo.cli import main
 from twoplustwo.odds.results import PlayerEquity
-from twoplustwo.tables.default import clear_cache
 from twoplustwo.tables.format import MANIFEST
-from twoplustwo.tables.load import ENV_VAR, default_path
+from twoplustwo.tables.load import default_path
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -73,15 +70,3 @@ def stub_preflop(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[objec
     monkeypatch.setitem(sys.modules, "twoplustwo.odds.preflop", stub)
     monkeypatch.setattr(charts, "draw_png", record("png", None))
     return calls
-
-
-@pytest.fixture
-def use_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
-    """Point the default tables at a directory, forgetting what was loaded."""
-
-    def use(path: Path) -> None:
-        monkeypatch.setenv(ENV_VAR, str(path))
-        clear_cache()
-
-    yield use
-    clear_cache()

@@ -7,12 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli import helpers
 from tests.cli.helpers import assert_one_error_line, run
 from twoplustwo.vocab.cards import parse_words as parse_hand
-
-# The fixture of tests/cli/helpers.py, bound here: imported, its name would read as shadowed by the parameters.
-use_tables = helpers.use_tables
 
 
 def _omaha_deals(n: int, seed: int) -> list[tuple[list[int], list[int]]]:

@@ -11,13 +11,9 @@ from typing import Any
 
 import pytest
 
-from tests.cli import helpers
 from tests.cli.helpers import assert_one_error_line, linked_copy, run
 from twoplustwo.cli import main
 from twoplustwo.tables.format import MANIFEST
-
-# The fixture of tests/cli/helpers.py, bound here: imported, its name would read as shadowed by the parameters.
-use_tables = helpers.use_tables
 
 
 def info_dags(out: str) -> dict[str, list[str]]:

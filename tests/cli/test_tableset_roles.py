@@ -9,37 +9,16 @@ commands say the same, in the same words.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.cli.conftest import UseTables
+from tests.cli.helpers import run
 from tests.tables.test_strength_roles import set_on_disk
-from twoplustwo.cli import main
-from twoplustwo.tables.default import clear_cache
 from twoplustwo.tables.format import MANIFEST, STRENGTH_ROLES, strength_gap
 from twoplustwo.tables.load import ENV_VAR
-
-UseTables = Callable[[Path], None]
-
-
-@pytest.fixture
-def use_tables(monkeypatch: pytest.MonkeyPatch) -> Iterator[UseTables]:
-    """Point the default tables at a directory, forgetting what was loaded."""
-
-    def use(path: Path) -> None:
-        monkeypatch.setenv(ENV_VAR, str(path))
-        clear_cache()
-
-    yield use
-    clear_cache()
-
-
-def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = main(args)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def strength_line(out: str) -> str:
