@@ -97,7 +97,7 @@ def _on_executor(dask: str | None, timeout: float | None, work: Callable[[Execut
     """``work(None)`` here, or ``work(executor)`` on the dask scheduler at ``dask``."""
     if dask is None:
         return work(None)
-    from twoplustwo.cli.cluster import dask_client
+    from twoplustwo.cluster import dask_client
 
     with dask_client(dask, timeout) as client:
         return work(client.get_executor())

@@ -1,4 +1,4 @@
-"""The dask client of ``--dask`` (twoplustwo/cli/cluster.py)."""
+"""The dask client of ``--dask`` (twoplustwo/cluster.py)."""
 
 from __future__ import annotations
 

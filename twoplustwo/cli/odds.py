@@ -7,10 +7,10 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from twoplustwo.cli.cluster import dask_client
 from twoplustwo.cli.hands import card_list
 from twoplustwo.cli.omaha import OMAHA_GAMES
 from twoplustwo.cli.output import aligned, is_stdout, stdout_fd
+from twoplustwo.cluster import dask_client
 from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_words
 from twoplustwo.vocab.games import GAMES, HOLDEM
 

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import NoReturn
 
 from twoplustwo import __version__
-from twoplustwo.cli.cluster import DASK_TIMEOUT
 from twoplustwo.cli.hands import cmd_enumerate, cmd_eval
 from twoplustwo.cli.odds import EQUITY_GAMES, cmd_equity, cmd_preflop, cmd_range
 from twoplustwo.cli.prog import PROG
@@ -22,6 +21,7 @@ from twoplustwo.cli.tableset import (
     cmd_verify,
     cmd_warm,
 )
+from twoplustwo.cluster import DASK_TIMEOUT
 from twoplustwo.tables.format import MAX_BUCKETS
 from twoplustwo.vocab.games import GAMES, HOLDEM
 

@@ -1,4 +1,9 @@
-"""``preflop --dask``: a dask.distributed client that never waits for ever, and says why in one line."""
+"""``--dask``: a dask.distributed client that never waits for ever, and says why in one line.
+
+The command line's ``preflop --dask`` and the builder's ``--dask`` (strength
+and bucket tables on a cluster) both connect through it. It imports nothing
+of the package, so every floor may use it.
+"""
 
 from __future__ import annotations
 
