@@ -191,6 +191,12 @@ def _program() -> int:
     except KeyboardInterrupt:
         print("interrupted, the tables left as they were", file=sys.stderr)
         return 130
+    finally:
+        # Python's exit puts back the default SIGINT action, which would kill this process with no word
+        # after it has said what it left: the twoplustwo command passes on a SIGINT every half second
+        # until the builder exits, and on a loaded machine one lands during the exit.
+        if signal.getsignal(signal.SIGINT) is _interrupted:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,3 +41,38 @@ def test_an_interrupt_lost_in_a_weakref_callback_leaves_the_program_interruptibl
     proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, cwd=ROOT,
                           timeout=120)  # fmt: skip
     assert (proc.stdout, proc.stderr) == ("interrupted\ntidied up\n", "")
+
+
+def test_sigints_during_the_exit_leave_the_exit_code_130() -> None:
+    # The twoplustwo command passes on a SIGINT every half second until the builder exits. Python's exit
+    # puts back the default SIGINT action, so on a loaded machine one landing then killed the builder after
+    # it had said what it left, and the command said "interrupted" a second time. Here SIGINTs come without
+    # pause from the moment the program's main runs until the process is gone.
+    code = """
+        import sys, time
+        from twoplustwo_builder import __main__ as program
+
+        def main():
+            try:
+                print("running", flush=True)
+                while True:
+                    time.sleep(0.01)
+            except KeyboardInterrupt:
+                print("build interrupted", file=sys.stderr)
+                return 130
+
+        program.main = main
+        sys.exit(program._program())
+    """
+    for _ in range(3):
+        proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, cwd=ROOT)  # fmt: skip
+        try:
+            assert proc.stdout is not None and proc.stdout.readline() == "running\n"
+            while proc.poll() is None:
+                proc.send_signal(signal.SIGINT)
+                time.sleep(0.0005)
+            _, err = proc.communicate(timeout=120)
+        finally:
+            proc.kill()
+        assert (proc.returncode, err) == (130, "build interrupted\n")
