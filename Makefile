@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: all install tables strength abstraction test test-fast test-asan lint docs bench bench-peers bundle wheel c-reader clean
+.PHONY: all install tables strength abstraction test test-packaging test-fast test-asan lint docs bench bench-peers bundle wheel c-reader clean
 
 all: tables
 
@@ -40,7 +40,11 @@ abstraction: tables
 # (tests/conftest.py says which and why). Each worker takes whole modules
 # (--dist loadscope), so that a module's fixtures are made once.
 test: tables
-	$(PY) -m pytest -q -n auto --dist loadscope
+	$(PY) -m pytest -q -n auto --dist loadscope -m "not packaging"
+
+# The wheel built from the sdist (its tables built from nothing) and installed in a fresh virtualenv.
+test-packaging: tables
+	$(PY) -m pytest -q -m packaging
 
 # The C core built with -fsanitize=address,undefined, exercised in a child Python.
 test-asan: tables
@@ -48,7 +52,7 @@ test-asan: tables
 
 # Everything but the tests marked slow: a quick check while editing.
 test-fast: tables
-	$(PY) -m pytest -q -n auto --dist loadscope -m "not slow"
+	$(PY) -m pytest -q -n auto --dist loadscope -m "not slow and not packaging"
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

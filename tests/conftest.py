@@ -1,8 +1,11 @@
 """Suite-wide set-up: the tables every test needs, the markers, the tests that run on each backend, and the wheel.
 
-``make test`` runs everything, spread over the machine's cores by
-pytest-xdist; ``make test-fast`` (``pytest -m "not slow"``) leaves out the
-tests marked slow, for a quick check while editing. Missing tables stop the
+``make test`` runs everything but the packaging round trip, spread over
+the machine's cores by pytest-xdist; ``make test-packaging`` runs that
+round trip (tests marked ``packaging``: the wheel built from the sdist,
+which builds its tables from nothing, and a fresh virtualenv that installs
+it), and CI runs both; ``make test-fast`` (``pytest -m "not slow"``) leaves
+out the tests marked slow too, for a quick check while editing. Missing tables stop the
 run with one clear message instead of turning hundreds of tests into skips,
 which could hide a regression.
 
@@ -56,6 +59,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers", "one_backend: runs on the first backend only (it runs no kernel, or repeats a kernel test's work)"
+    )
+    config.addinivalue_line(
+        "markers",
+        "packaging: builds the runtime's wheel from its sdist, tables from nothing, and installs it in a fresh "
+        "virtualenv (minutes of CPU); make test-packaging runs these, make test leaves them out",
     )
 
 

@@ -16,6 +16,10 @@ A wheel build runs the builder of its own source tree (``wheel_tables.py``):
   give the checkout's own answers;
 - a build whose builder fails or is missing fails, saying why, and leaves no
   wheel; an editable install (``make``) runs no builder.
+
+The tests of the wheel built from the sdist, a table build from nothing and
+a fresh virtualenv, are marked ``packaging``: ``make test-packaging`` runs
+them (CI too), ``make test`` leaves them out.
 """
 
 from __future__ import annotations
@@ -92,6 +96,7 @@ def test_the_sdist_carries_the_runtime_the_builder_and_the_build_step_and_no_tab
     assert built == [] and not any("twoplustwo_builder.egg-info" in n for n in names)
 
 
+@pytest.mark.packaging
 def test_the_wheel_from_the_sdist_holds_a_new_bundle_the_license_and_the_extension(wheel: Built) -> None:
     assert "twoplustwo_builder.wheel: no whole table set at" in wheel.log, wheel.log[-3000:]
     names = zipfile.ZipFile(wheel.wheel).namelist()
@@ -102,6 +107,7 @@ def test_the_wheel_from_the_sdist_holds_a_new_bundle_the_license_and_the_extensi
     assert 3_000_000 < wheel.wheel.stat().st_size <= MAX_WHEEL_BYTES, wheel.wheel.stat().st_size
 
 
+@pytest.mark.packaging
 def test_pip_wheel_in_a_checkout_bundles_its_tables_reading_them_only(checkout_wheel: Built, wheel: Built) -> None:
     src = checkout_wheel.source
     assert f"twoplustwo_builder.wheel: bundled the tables at {src / 'tables'}" in checkout_wheel.log
@@ -179,6 +185,7 @@ def test_an_editable_install_runs_no_builder(tmp_path: Path) -> None:
     assert not [n for n in names if "bundled" in n or n.endswith(".zst")], names
 
 
+@pytest.mark.packaging
 def test_a_fresh_venv_evaluates_with_no_step_beyond_pip_install(wheel: Built, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)

@@ -425,6 +425,7 @@ def scratch_cwd(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("cli-cwd")
 
 
+@pytest.mark.one_backend  # the command line's own checks: the kernels' are fuzzed above on each backend
 @fuzz("cli")
 @given(argv=argv_lists)
 def test_cli_in_process(argv: list[str], scratch_cwd: Path) -> None:
@@ -455,6 +456,7 @@ def check_process(p: subprocess.CompletedProcess[bytes]) -> None:
     check_cli_result(p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"))
 
 
+@pytest.mark.one_backend  # the command line's own checks: the kernels' are fuzzed above on each backend
 @fuzz("cli subprocess")
 @given(argv=st.lists(cli_words.map(lambda w: w.replace("\x00", "")), min_size=1, max_size=6))
 def test_cli_subprocess(argv: list[str]) -> None:
@@ -462,6 +464,7 @@ def test_cli_subprocess(argv: list[str]) -> None:
     check_process(python_m(argv))
 
 
+@pytest.mark.one_backend  # the command line's own checks: the kernels' are fuzzed above on each backend
 @pytest.mark.parametrize(("argv", "env"), [c[:2] for c in EDGE_CASES], ids=[c[2] for c in EDGE_CASES])
 def test_cli_subprocess_edge_cases(argv: list[str | bytes], env: dict[str, str]) -> None:
     p = python_m(argv, **env)

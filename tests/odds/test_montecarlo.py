@@ -507,7 +507,15 @@ def test_auto_refuses_what_monte_carlo_refuses(kw: dict[str, object], players: l
     with pytest.raises(type(sampled.value)) as auto:
         equity(players, game=game, **kw)  # type: ignore[arg-type]
     assert str(auto.value) == str(sampled.value)
-    # And without the bad argument, auto does enumerate them.
+
+
+@pytest.mark.parametrize(
+    ("players", "game"),
+    [(["AsAh", "KdKc"], "holdem"), (["AsKs", "QQ"], "holdem"), (["AsKhQs2d", "AhKs5c4c"], "omaha-hilo")],
+    ids=["hands", "a range", "omaha"],
+)
+def test_auto_enumerates_the_deals_above(players: list[str], game: str) -> None:
+    # So the refusals above came from the enumeration's path, not from a Monte Carlo that auto chose.
     assert equity(players, game=game)[0].stderr == 0
 
 
