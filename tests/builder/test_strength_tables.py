@@ -1,4 +1,4 @@
-"""The strength tables (twoplustwo_builder.strength), built on a few board classes, against direct computation.
+"""The strength tables (twoplustwo_builder.derived.strength), built on a few board classes, against direct computation.
 
 The full tables take about a minute (``make bench``'s strength section builds them and checks that
 every index is written); here each street is built from a few canonical boards and every index it
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
-from twoplustwo_builder import strength as st
+from twoplustwo_builder.derived import strength as st
 
 pytestmark = pytest.mark.skipif(tp.backend() != "c", reason="the tables are built with the C sweeps")
 

@@ -46,7 +46,7 @@ from twoplustwo.tables.default import tables_at
 from twoplustwo.tables.format import STRENGTH_BINS, STRENGTH_ROLES
 from twoplustwo.tables.load import open_tables
 
-from .write import discard, new_staging, publish, stage
+from ..dag.write import discard, new_staging, publish, stage
 
 __all__ = [
     "BINS",
