@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from twoplustwo.kernels.clustering import MAX_GROUND
-from twoplustwo.tables.format import bucket_role
 from twoplustwo.tables.load import default_path
+from twoplustwo.tables.optional import bucket_role
 
 from .dag.pipeline import build, tables_present
 from .dag.selfcheck import SelfCheckError

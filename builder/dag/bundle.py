@@ -32,8 +32,9 @@ from twoplustwo.tables.bundle import (
     install_bundle,
 )
 from twoplustwo.tables.default import load_tables
-from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, bundle_name, optional_length, parse_manifest
+from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, bundle_name, parse_manifest
 from twoplustwo.tables.load import default_path
+from twoplustwo.tables.optional import optional_length
 
 __all__ = ["BundleReport", "LEVEL", "WINDOW_LOG", "main", "transform_for", "write_bundle"]
 

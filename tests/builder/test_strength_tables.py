@@ -90,8 +90,8 @@ def test_preflop_table(preflop: Preflop) -> None:
 def test_the_runtime_reads_the_tables_it_is_given(preflop: Preflop, monkeypatch: pytest.MonkeyPatch) -> None:
     """strength() and strength_batch() read a set's strength tables and give what they compute without them."""
     from twoplustwo.odds.strength import from_tables
-    from twoplustwo.tables.format import STRENGTH_ROLES
     from twoplustwo.tables.load import Tables
+    from twoplustwo.tables.optional import STRENGTH_ROLES
 
     plain = tp.load_tables()
     few = {"river": st.canonical_boards_of(5)[::9001], "turn": st.canonical_boards_of(4)[::4001],
