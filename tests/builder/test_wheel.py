@@ -155,7 +155,7 @@ def test_a_wheel_build_whose_builder_fails_fails_saying_why(damage: str, tmp_pat
         shutil.rmtree(src / "builder")
         said = [f"{src / 'builder'} is missing or incomplete"]
     else:
-        (src / "builder" / "pipeline.py").write_text('raise RuntimeError("the builder broke")\n')
+        (src / "builder" / "dag" / "pipeline.py").write_text('raise RuntimeError("the builder broke")\n')
         said = ["RuntimeError: the builder broke", "the table bundle the wheel carries could not be made"]
     out = tmp_path / "wheels"
     r = run_pip_wheel(src, out, isolated=False, env=NO_COMPILER)
