@@ -80,7 +80,7 @@ bench-peers: tables
 	$(PY) -m bench.peers
 
 bundle: tables
-	$(PY) -m twoplustwo_builder.bundle
+	$(PY) -m twoplustwo_builder.dag.bundle
 
 # The runtime's wheel in dist/, carrying the table bundle it installs on first
 # use: the standard build, as `pip wheel .` makes it anywhere (wheel_tables.py

@@ -6,7 +6,7 @@ git+URL``, a wheel built from the sdist) carries the bundle that the
 package installs on its first use (:mod:`twoplustwo.tables.default`). After
 copying the code, ``build_py`` runs the builder of this same source tree
 (``builder/``, which the sdist carries) in a child Python:
-``python -m twoplustwo_builder.wheel`` bundles ``tables/`` when it holds a
+``python -m twoplustwo_builder.dag.wheel`` bundles ``tables/`` when it holds a
 whole, sound set (a checkout after ``make``: the compression takes about
 20 s of CPU), else builds and checks a new set in a scratch directory first
 (about 30 s more). The bundle is written
@@ -45,7 +45,7 @@ def bundle_tables(out: Path) -> None:
     """Write the table bundle into ``out`` with the builder of :data:`ROOT`; :class:`ExecError` if it fails."""
     out = out.absolute()  # the builder runs in a scratch directory
     builder = ROOT / "builder"
-    if not (builder / "wheel.py").is_file():
+    if not (builder / "dag" / "wheel.py").is_file():
         raise ExecError(
             f"{builder} is missing or incomplete: a wheel of twoplustwo carries its table bundle, which the "
             "builder in builder/ makes at build time (build from a checkout or the sdist, which hold it)"
@@ -66,12 +66,12 @@ def bundle_tables(out: Path) -> None:
             # tested against, serves the self-check's walks, without a warning that the C was not built.
             "TWOPLUSTWO_BACKEND": "numpy",
         }
-        command = [sys.executable, "-m", "twoplustwo_builder.wheel", "--tables", str(ROOT / "tables")]
+        command = [sys.executable, "-m", "twoplustwo_builder.dag.wheel", "--tables", str(ROOT / "tables")]
         command += ["--out", str(out)]
         code = subprocess.call(command, env=env, cwd=tmp)
     if code != 0:
         raise ExecError(
-            f"the table bundle the wheel carries could not be made (python -m twoplustwo_builder.wheel exited "
+            f"the table bundle the wheel carries could not be made (python -m twoplustwo_builder.dag.wheel exited "
             f"with {code}; its message is above), so no wheel was built: a wheel without its tables fails at its "
             "first use"
         )

@@ -29,7 +29,7 @@ def digest(path: Path | None) -> str:
 
 
 def run() -> dict[str, Any]:
-    from twoplustwo_builder.bundle import write_bundle
+    from twoplustwo_builder.dag.bundle import write_bundle
 
     with tempfile.TemporaryDirectory(prefix="twoplustwo-bench-build-") as tmp:
         built, installed = Path(tmp) / "tables", Path(tmp) / "installed"

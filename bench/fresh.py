@@ -46,7 +46,7 @@ def specialk() -> dict[str, Any]:
 
 def build(target: str) -> dict[str, Any]:
     t0 = time.perf_counter()
-    from twoplustwo_builder.pipeline import build
+    from twoplustwo_builder.dag.pipeline import build
 
     t1 = time.perf_counter()
     r = build(target, quiet=True, check=False)

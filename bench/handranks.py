@@ -29,7 +29,7 @@ from twoplustwo.hands.handranks import export_handranks, handranks_value
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.pages import uncache
 from twoplustwo.vocab.values import N_VALUES
-from twoplustwo_builder.hands import random_hands
+from twoplustwo_builder.testdata.hands import random_hands
 
 from . import SEED, best_of, say
 

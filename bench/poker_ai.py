@@ -89,7 +89,7 @@ def strength_tables() -> list[dict[str, Any]]:
     """The builder's strength tables, whole: seconds, the peak of numpy's allocations, every index written."""
     import tracemalloc
 
-    from twoplustwo_builder import strength as st
+    from twoplustwo_builder.derived import strength as st
 
     t = twoplustwo.load_tables()
     builds = {

@@ -24,8 +24,8 @@ import numpy.typing as npt
 
 import twoplustwo
 from twoplustwo.kernels import reference
-from twoplustwo_builder.hands import all_hands, random_hands
 from twoplustwo_builder.oracles import specialk
+from twoplustwo_builder.testdata.hands import all_hands, random_hands
 
 from . import N_BATCH, REPEATS, SEED, THREADS, best_of, checksum, fresh, per_call, say, single_hands
 

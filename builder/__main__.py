@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import TypeVar
 
 from twoplustwo.kernels.clustering import MAX_GROUND
-from twoplustwo.tables.format import bucket_role
 from twoplustwo.tables.load import default_path
+from twoplustwo.tables.optional import bucket_role
 
-from .abstraction import describe_summary
-from .pipeline import build, tables_present
-from .selfcheck import SelfCheckError
+from .dag.pipeline import build, tables_present
+from .dag.selfcheck import SelfCheckError
+from .derived.abstraction import describe_summary
 
 T = TypeVar("T")
 
@@ -104,7 +104,7 @@ def _on_executor(dask: str | None, timeout: float | None, work: Callable[[Execut
 
 
 def _strength(target: Path, quiet: bool, dask: str | None, timeout: float | None) -> int:
-    from .strength import publish_strength
+    from .derived.strength import publish_strength
 
     try:
         seconds = _on_executor(dask, timeout, lambda executor: publish_strength(target, quiet=quiet, executor=executor))
@@ -122,7 +122,7 @@ def _strength(target: Path, quiet: bool, dask: str | None, timeout: float | None
 def _abstraction(target: Path, args: argparse.Namespace) -> int:
     from twoplustwo.tables.load import open_tables
 
-    from .abstraction import publish_buckets
+    from .derived.abstraction import publish_buckets
 
     if not any(r.startswith("strength/") for r in open_tables(target).arrays) or args.strength:
         code = _strength(target, args.quiet, args.dask, args.dask_timeout)

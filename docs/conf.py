@@ -234,7 +234,7 @@ def _ignored(reftype: str, name: str) -> bool:
 _INTERNAL = (
     r"twoplustwo\.(kernels|progress|odds\.(exact|sampled|sampler|pots|players|omaha))(\..*)?",
     r"twoplustwo\.(tables\.(publish|atomic|pages|system)|hands\.(space|isomorphism|batch\.walk.*))(\..*)?",
-    r"twoplustwo\.tables\.format\.(open_regular|check_header|check_shapes|parse_manifest|npy_header|role_dag)",
+    r"twoplustwo\.tables\.format\.(check_header|check_shapes|parse_manifest|npy_header|role_dag)",
 )
 _IGNORE_BY_DEFINITION = [(f"py:{t}", pattern) for pattern in _INTERNAL for t in ("module", "function", "class", "data")]
 

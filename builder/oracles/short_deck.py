@@ -11,7 +11,7 @@ Short deck plays with the 36 cards from six to ace, card ints ``16..51``
   three of a kind.
 
 This module reads those rules on its own: it shares no code with the
-hold'em evaluators nor with :mod:`twoplustwo_builder.games`, from which the
+hold'em evaluators nor with :mod:`twoplustwo_builder.dag.games`, from which the
 tables are built, so a table that agrees with it agrees with a second,
 independent reading of the rules.
 

@@ -290,7 +290,7 @@ _BLOCK = 1 << 16
 
 
 def _checked(hands: npt.ArrayLike) -> npt.NDArray[np.integer]:
-    # uint8 (N, k) arrays, as twoplustwo_builder.hands produces them, skip the int64
+    # uint8 (N, k) arrays, as twoplustwo_builder.testdata.hands produces them, skip the int64
     # copy of as_hands: it would be the largest cost of an exhaustive run.
     if isinstance(hands, np.ndarray) and hands.dtype == np.uint8 and hands.ndim == 2:
         if not 5 <= hands.shape[1] <= _MAX_CARDS:

@@ -7,16 +7,9 @@ import pytest
 
 import twoplustwo as tp
 from tests.racing import every_moment
-from twoplustwo.tables.format import (
-    BUCKET_STREETS,
-    TableError,
-    bucket_role,
-    check_shapes,
-    known_role,
-    optional_length,
-    parse_bucket_role,
-)
+from twoplustwo.tables.format import TableError, check_shapes, known_role
 from twoplustwo.tables.load import Tables
+from twoplustwo.tables.optional import BUCKET_STREETS, bucket_role, optional_length, parse_bucket_role
 
 
 def with_arrays(arrays: dict[str, np.ndarray]) -> Tables:

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from tests.wheels import Built
-from twoplustwo_builder.games import SHORT_DECK
-from twoplustwo_builder.hands import all_hands, deck_hands
+from twoplustwo_builder.dag.games import SHORT_DECK
 from twoplustwo_builder.oracles import cactus_kev, categoriser, short_deck, signature, specialk
+from twoplustwo_builder.testdata.hands import all_hands, deck_hands
 
 SHORT_DECK_VARIANTS = ("short-deck", "short-deck-classic")
 

@@ -1,5 +1,5 @@
-"""The bucket tables (twoplustwo_builder.abstraction): their rows, weights and baseline against direct computation,
-and publishing them, on strength tables built from a few board classes.
+"""The bucket tables (twoplustwo_builder.derived.abstraction): their rows, weights and baseline against direct
+computation, and publishing them, on strength tables built from a few board classes.
 
 The full tables take minutes (``make bench``'s poker_ai section times them); here the strength tables
 hold only the indices a few boards reach, and everything read from them is checked at those indices.
@@ -20,9 +20,9 @@ import pytest
 
 import twoplustwo as tp
 from twoplustwo.tables.load import Tables, default_path
-from twoplustwo_builder import abstraction as ab
-from twoplustwo_builder import strength as st
-from twoplustwo_builder.write import publish, stage
+from twoplustwo_builder.dag.write import publish, stage
+from twoplustwo_builder.derived import abstraction as ab
+from twoplustwo_builder.derived import strength as st
 
 pytestmark = pytest.mark.skipif(tp.backend() != "c", reason="the strength tables are built with the C sweeps")
 

@@ -79,7 +79,7 @@ BUILD_FROM_PUBLISHED = """
 import sys
 import numpy as np
 from twoplustwo.tables.default import load_tables
-from twoplustwo_builder import pipeline
+from twoplustwo_builder.dag import pipeline
 from twoplustwo_builder.__main__ import main
 
 published = load_tables(sys.argv[1])
@@ -416,7 +416,7 @@ def test_full_disk(tmp_path: Path) -> None:
 def test_full_disk_message_names_the_place(tmp_path: Path) -> None:
     # The writer alone, on a 1 MB tmpfs: what `build failed: ...` would print,
     # without spending a build on it.
-    from twoplustwo_builder.write import stage
+    from twoplustwo_builder.dag.write import stage
 
     with tmpfs(tmp_path / "tiny", "1m") as tiny:
         # 4 MB per role (uint32: entries above 65535), so the first file already does not fit.

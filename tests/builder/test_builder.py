@@ -17,12 +17,12 @@ from tests.tinysets import INFO, fill_of, stage_tiny, tiny_arrays, tiny_files
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import MANIFEST
 from twoplustwo.tables.load import default_path
-from twoplustwo_builder import pipeline
-from twoplustwo_builder.join import fill_dead, join_layers
-from twoplustwo_builder.order import hot_first
-from twoplustwo_builder.selfcheck import SelfCheckError, self_check
-from twoplustwo_builder.states import enumerate_states, hand_values
-from twoplustwo_builder.write import discard, publish, smallest_dtype, stage
+from twoplustwo_builder.dag import pipeline
+from twoplustwo_builder.dag.join import fill_dead, join_layers
+from twoplustwo_builder.dag.order import hot_first
+from twoplustwo_builder.dag.selfcheck import SelfCheckError, self_check
+from twoplustwo_builder.dag.states import enumerate_states, hand_values
+from twoplustwo_builder.dag.write import discard, publish, smallest_dtype, stage
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,7 +99,7 @@ def test_fill_dead_takes_the_same_rank_in_a_live_suit():
 
 def test_hot_first_numbering_puts_busy_nodes_first(built):
     # Card sets per depth-6 node, by the same prefix counting the histogram uses.
-    from twoplustwo_builder.order import set_counts
+    from twoplustwo_builder.dag.order import set_counts
 
     layers = [np.asarray(built.arrays[f"dag7/layer{k}"], dtype=np.int64).reshape(-1, 52) for k in range(1, 8)]
     counts = set_counts(layers)

@@ -1,6 +1,6 @@
 """The conformance fixtures in spec/conformance are what the builder's generator writes, byte for byte.
 
-``python -m twoplustwo_builder.conformance`` runs as a user would run it;
+``python -m twoplustwo_builder.testdata.conformance`` runs as a user would run it;
 the runtime's reading of the fixtures is ``tests/spec/test_conformance.py``.
 """
 
@@ -17,7 +17,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / "spec" / "conformance"
 
 def generate(out: Path, tables: Path) -> subprocess.CompletedProcess[str]:
     """Run the generator as a user would."""
-    cmd = [sys.executable, "-m", "twoplustwo_builder.conformance", "--out", str(out), "--tables", str(tables)]
+    cmd = [sys.executable, "-m", "twoplustwo_builder.testdata.conformance", "--out", str(out), "--tables", str(tables)]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
@@ -27,7 +27,7 @@ def test_fixtures_regenerate_byte_for_byte(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     committed = {p.relative_to(FIXTURES): p.read_bytes() for p in FIXTURES.rglob("*") if p.is_file()}
     fresh = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    hint = "out of date: python -m twoplustwo_builder.conformance"
+    hint = "out of date: python -m twoplustwo_builder.testdata.conformance"
     assert sorted(map(str, fresh)) == sorted(map(str, committed)), hint
     changed = [str(rel) for rel in fresh if fresh[rel] != committed[rel]]
     assert not changed, f"{hint}: {changed[:5]}"

@@ -25,8 +25,8 @@ from twoplustwo.kernels.choice import BACKENDS, ENV_VAR, extension
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.values import CATEGORIES, HAND_COUNTS, N_VALUES, categories
-from twoplustwo_builder.hands import N_HANDS, all_hands, random_hands
 from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
+from twoplustwo_builder.testdata.hands import N_HANDS, all_hands, random_hands
 
 ORACLES: list[ModuleType] = [categoriser, signature, cactus_kev, specialk]
 

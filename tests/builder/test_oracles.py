@@ -16,8 +16,8 @@ import pytest
 
 from twoplustwo.vocab.cards import parse_cards
 from twoplustwo.vocab.values import N_VALUES, value_from_code
-from twoplustwo_builder.hands import N_HANDS, all_hands, random_hands
 from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
+from twoplustwo_builder.testdata.hands import N_HANDS, all_hands, random_hands
 
 ORACLES: list[ModuleType] = [categoriser, cactus_kev, signature, specialk]
 oracle_param = pytest.mark.parametrize("oracle", ORACLES, ids=lambda m: m.__name__.split(".")[-1])

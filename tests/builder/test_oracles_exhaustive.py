@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from twoplustwo.vocab.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, N_VALUES
-from twoplustwo_builder.hands import N_HANDS, all_hands
 from twoplustwo_builder.oracles import cactus_kev, categoriser, signature, specialk
+from twoplustwo_builder.testdata.hands import N_HANDS, all_hands
 
 pytestmark = pytest.mark.slow
 

@@ -22,9 +22,9 @@ import numpy as np
 import pytest
 
 from twoplustwo.tables.default import load_tables
-from twoplustwo_builder.games import GAMES, HOLDEM, SHORT_DECK_CLASSIC, rules_table
+from twoplustwo_builder.dag.games import GAMES, HOLDEM, SHORT_DECK_CLASSIC, rules_table
+from twoplustwo_builder.dag.selfcheck import SelfCheckError, self_check_games
 from twoplustwo_builder.oracles import short_deck, signature
-from twoplustwo_builder.selfcheck import SelfCheckError, self_check_games
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = Path(os.environ.get("TWOPLUSTWO_TABLES") or ROOT / "tables")

@@ -1,4 +1,4 @@
-"""The strength tables (twoplustwo_builder.strength), built on a few board classes, against direct computation.
+"""The strength tables (twoplustwo_builder.derived.strength), built on a few board classes, against direct computation.
 
 The full tables take about a minute (``make bench``'s strength section builds them and checks that
 every index is written); here each street is built from a few canonical boards and every index it
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
-from twoplustwo_builder import strength as st
+from twoplustwo_builder.derived import strength as st
 
 pytestmark = pytest.mark.skipif(tp.backend() != "c", reason="the tables are built with the C sweeps")
 
@@ -90,8 +90,8 @@ def test_preflop_table(preflop: Preflop) -> None:
 def test_the_runtime_reads_the_tables_it_is_given(preflop: Preflop, monkeypatch: pytest.MonkeyPatch) -> None:
     """strength() and strength_batch() read a set's strength tables and give what they compute without them."""
     from twoplustwo.odds.strength import from_tables
-    from twoplustwo.tables.format import STRENGTH_ROLES
     from twoplustwo.tables.load import Tables
+    from twoplustwo.tables.optional import STRENGTH_ROLES
 
     plain = tp.load_tables()
     few = {"river": st.canonical_boards_of(5)[::9001], "turn": st.canonical_boards_of(4)[::4001],

@@ -20,9 +20,9 @@ import pytest
 
 from twoplustwo.tables.format import MANIFEST
 from twoplustwo.tables.load import default_path
-from twoplustwo_builder import abstraction as ab
-from twoplustwo_builder import strength as st
 from twoplustwo_builder.__main__ import main as builder_main
+from twoplustwo_builder.derived import abstraction as ab
+from twoplustwo_builder.derived import strength as st
 
 
 @pytest.fixture

@@ -39,8 +39,8 @@ from twoplustwo.hands.single import evaluate
 from twoplustwo.odds.calculate import equity
 from twoplustwo.tables.format import bundle_name
 from twoplustwo.tables.load import default_path
-from twoplustwo_builder import wheel as wheel_module
-from twoplustwo_builder.selfcheck import SelfCheckError
+from twoplustwo_builder.dag import wheel as wheel_module
+from twoplustwo_builder.dag.selfcheck import SelfCheckError
 
 #: The wheel's size limit: the bundle is about 3.6 MB, the C extension and the code under 1 MB.
 MAX_WHEEL_BYTES = 6_000_000
@@ -89,7 +89,7 @@ def test_the_sdist_carries_the_runtime_the_builder_and_the_build_step_and_no_tab
     with tarfile.open(sdist) as tar:
         names = {n.partition("/")[2] for n in tar.getnames()}
     runtime, builder = _files(ROOT / "twoplustwo"), _files(ROOT / "builder")
-    assert "twoplustwo/tables/default.py" in runtime and "builder/wheel.py" in builder
+    assert "twoplustwo/tables/default.py" in runtime and "builder/dag/wheel.py" in builder
     assert (runtime | builder) - names == set()
     assert {"wheel_tables.py", "pyproject.toml", "MANIFEST.in", "LICENSE", "README.md"} <= names
     built = [n for n in names if n.startswith(("tables", "build/")) or n.endswith((".npy", ".zst", ".so", ".pyc"))]
@@ -98,7 +98,7 @@ def test_the_sdist_carries_the_runtime_the_builder_and_the_build_step_and_no_tab
 
 @pytest.mark.packaging
 def test_the_wheel_from_the_sdist_holds_a_new_bundle_the_license_and_the_extension(wheel: Built) -> None:
-    assert "twoplustwo_builder.wheel: no whole table set at" in wheel.log, wheel.log[-3000:]
+    assert "twoplustwo_builder.dag.wheel: no whole table set at" in wheel.log, wheel.log[-3000:]
     names = zipfile.ZipFile(wheel.wheel).namelist()
     assert BUNDLE in names
     assert {f for f in _files(ROOT / "twoplustwo") if f.endswith(".py")} - set(names) == set()
@@ -110,7 +110,7 @@ def test_the_wheel_from_the_sdist_holds_a_new_bundle_the_license_and_the_extensi
 @pytest.mark.packaging
 def test_pip_wheel_in_a_checkout_bundles_its_tables_reading_them_only(checkout_wheel: Built, wheel: Built) -> None:
     src = checkout_wheel.source
-    assert f"twoplustwo_builder.wheel: bundled the tables at {src / 'tables'}" in checkout_wheel.log
+    assert f"twoplustwo_builder.dag.wheel: bundled the tables at {src / 'tables'}" in checkout_wheel.log
     # The same bytes as the bundle of tables built from nothing: the checkout's set is that set.
     assert _bundle(checkout_wheel.wheel) == _bundle(wheel.wheel)
     # The bundle went into setuptools' build directory, not the package's folder, and the tables were
@@ -161,7 +161,7 @@ def test_a_wheel_build_whose_builder_fails_fails_saying_why(damage: str, tmp_pat
         shutil.rmtree(src / "builder")
         said = [f"{src / 'builder'} is missing or incomplete"]
     else:
-        (src / "builder" / "pipeline.py").write_text('raise RuntimeError("the builder broke")\n')
+        (src / "builder" / "dag" / "pipeline.py").write_text('raise RuntimeError("the builder broke")\n')
         said = ["RuntimeError: the builder broke", "the table bundle the wheel carries could not be made"]
     out = tmp_path / "wheels"
     r = run_pip_wheel(src, out, isolated=False, env=NO_COMPILER)

@@ -18,7 +18,7 @@ from typing import Any
 
 from tests.tinysets import main as tiny_main
 from tests.tinysets import pause
-from twoplustwo_builder import write
+from twoplustwo_builder.dag import write
 
 #: The points inside ``stage()``.
 INSIDE_STAGE = ("part", "npy")

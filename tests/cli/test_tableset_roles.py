@@ -1,6 +1,6 @@
 """``twoplustwo info`` and ``verify`` on sets with part of a street's strength tables, and where tables cannot be made.
 
-A street's strength is read from the roles ``format.STRENGTH_STREETS``
+A street's strength is read from the roles ``optional.STRENGTH_STREETS``
 gives it, all of them (spec/README.md, section 14): ``strength()`` refuses
 a set listing only some (``tests/tables/test_strength_roles.py``), and the
 commands say the same, in the same words.
@@ -17,8 +17,9 @@ import pytest
 from tests.cli.conftest import UseTables
 from tests.cli.helpers import run
 from tests.tables.test_strength_roles import set_on_disk
-from twoplustwo.tables.format import MANIFEST, STRENGTH_ROLES, strength_gap
+from twoplustwo.tables.format import MANIFEST
 from twoplustwo.tables.load import ENV_VAR
+from twoplustwo.tables.optional import STRENGTH_ROLES, strength_gap
 
 
 def strength_line(out: str) -> str:

@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 from twoplustwo import HandIndexer, TableError, evaluate, evaluate_batch, load_tables, strength, strength_batch
-from twoplustwo.tables.format import ROLES, STRENGTH_BINS, STRENGTH_ROLES
+from twoplustwo.tables.format import ROLES
+from twoplustwo.tables.optional import STRENGTH_BINS, STRENGTH_ROLES
 from twoplustwo.vocab.cards import parse_cards
 
 FIXTURES = Path(__file__).resolve().parents[2] / "spec" / "conformance"

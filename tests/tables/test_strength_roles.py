@@ -18,19 +18,9 @@ import pytest
 from twoplustwo import HandIndexer, evaluate, evaluate_batch
 from twoplustwo.odds.strength import StrengthArrays, from_tables, strength, strength_batch
 from twoplustwo.tables.default import get_tables
-from twoplustwo.tables.format import (
-    MANIFEST,
-    STRENGTH_BINS,
-    STRENGTH_ROLES,
-    STRENGTH_STREETS,
-    TableError,
-    check_shapes,
-    npy_header,
-    parse_manifest,
-    strength_gap,
-    strength_served,
-)
+from twoplustwo.tables.format import MANIFEST, TableError, check_shapes, npy_header, parse_manifest, strength_served
 from twoplustwo.tables.load import Tables, default_path
+from twoplustwo.tables.optional import STRENGTH_BINS, STRENGTH_ROLES, STRENGTH_STREETS, strength_gap
 from twoplustwo.tables.publish import content_name
 from twoplustwo.vocab.cards import parse_cards
 

@@ -21,8 +21,8 @@ import numpy.typing as npt
 
 from twoplustwo.hands.indexer import HandIndexer
 from twoplustwo.tables.default import get_tables
-from twoplustwo.tables.format import BUCKET_STREETS, bucket_role
 from twoplustwo.tables.load import Tables
+from twoplustwo.tables.optional import BUCKET_STREETS, bucket_role
 from twoplustwo.vocab.cards import format_cards, parse_cards
 
 __all__ = ["bucket_of", "buckets"]

@@ -43,7 +43,6 @@ with ``seed``.
 from __future__ import annotations
 
 import operator
-import threading
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -52,20 +51,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from twoplustwo.abstraction.distance import METRICS, check_ground, halves, metric_code, nearest, row_distances
+from twoplustwo.abstraction.rows import check_mass, check_points, describe, distinct_rows, sum_by
 from twoplustwo.kernels.choice import chosen
-from twoplustwo.kernels.pool import resolve_threads, run
 from twoplustwo.progress import progress
-from twoplustwo.vocab.inputs import check_int, is_int, refuse_masked
+from twoplustwo.vocab.inputs import is_int, refuse_masked
 
+# nearest, row_distances and METRICS live in distance.py (the assignment step) and are this module's API too.
 __all__ = ["METRICS", "Clustering", "centers_of", "kmeans", "nearest", "row_distances"]
-
-#: The metrics, by name: the kernels' codes (``emd`` is ``transport_rows``'s).
-METRICS = {"l1": 1, "l2": 2, "emd": 3}
-
-# Rows per call of the kernel: a few milliseconds, so that Ctrl-C and a stop are prompt.
-_STEP = 1 << 13
-# Rows per task on an executor.
-_TASK = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -87,217 +80,6 @@ class Clustering:
     weight: int
     iterations: int
     converged: bool
-
-
-def nearest(
-    points: npt.NDArray[np.uint16],
-    centers: npt.NDArray[np.uint16],
-    hints: npt.NDArray[np.uint16] | None = None,
-    *,
-    metric: str = "l1",
-    threads: int | None = None,
-    executor: Executor | None = None,
-    update: Callable[[int], object] | None = None,
-    bounds: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None,
-    ground: npt.NDArray[np.uint16] | None = None,
-) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint64]]:
-    """Each row's nearest center (the lowest index among equals) and its distance: L1, squared L2, or EMD.
-
-    ``hints``, a guess of each row's nearest center (its last one), only
-    makes the search faster. So do ``bounds``, ``(lower, drift, half)`` as
-    the kernels' ``assign_rows`` takes them, with ``hints`` last round's
-    labels: ``lower`` is updated in place. With ``executor`` the rows go
-    out in blocks as its tasks; otherwise they are split over ``threads``
-    threads. ``update(rows)`` is told of the rows done as they are. Under
-    ``"emd"``, ``ground`` holds the ground points' rows.
-
-    >>> nearest(np.array([[1, 1], [5, 5]], dtype=np.uint16), np.array([[0, 0], [4, 6]], dtype=np.uint16))
-    (array([0, 1], dtype=uint16), array([2, 2], dtype=uint64))
-    """
-    code = _metric(metric)
-    if code == 3:
-        _check_ground(points, ground)
-    n = len(points)
-    labels = np.full(n, 0xFFFF, dtype=np.uint16) if hints is None else np.array(hints, dtype=np.uint16)
-    dists = np.empty(n, dtype=np.uint64)
-    if executor is not None:
-        starts = list(range(0, n, _TASK))
-        futures = [
-            executor.submit(_nearest_task, points[a : a + _TASK], centers, labels[a : a + _TASK], metric,
-                            None if bounds is None else (bounds[0][a : a + _TASK], bounds[1], bounds[2]), ground)
-            for a in starts
-        ]  # fmt: skip
-        try:
-            for a, f in zip(starts, futures):
-                labels[a : a + _TASK], dists[a : a + _TASK], lower = f.result()
-                if bounds is not None:
-                    bounds[0][a : a + _TASK] = lower
-                if update is not None:
-                    update(len(labels[a : a + _TASK]))
-        finally:
-            for f in futures:
-                f.cancel()
-        return labels, dists
-    step = _STEP if code != 3 else _STEP // 16  # an EMD is some thousand times an L1 distance
-    workers = min(resolve_threads(threads), max(1, n // step))
-    # One row alone may cost a second of EMDs (K = k = 2,048), so rows do not bound a call's work: the EMD
-    # kernel looks between its steps for Ctrl-C, and for this stop's byte (another part failed or was interrupted).
-    stop = _Stop()
-    backend = chosen()
-    if code == 3 and bounds is None:  # zero bounds skip no row
-        bounds = (np.zeros(n), np.zeros(len(centers)), np.zeros(len(centers)))
-
-    def part(i: int) -> None:
-        a, b = n * i // workers, n * (i + 1) // workers
-        for lo in range(a, b, step):
-            if stop.is_set():
-                return
-            hi = min(lo + step, b)
-            if code == 3:
-                assert bounds is not None and ground is not None
-                backend.transport_rows(points[lo:hi], centers, ground, labels[lo:hi], dists[lo:hi], bounds[0][lo:hi],
-                                       bounds[1], bounds[2], stop.byte)  # fmt: skip
-            elif bounds is None:
-                backend.nearest_rows(points[lo:hi], centers, labels[lo:hi], dists[lo:hi], code)
-            else:
-                lower, drift, half = bounds
-                backend.assign_rows(points[lo:hi], centers, labels[lo:hi], dists[lo:hi], lower[lo:hi], drift, half,
-                                    code)  # fmt: skip
-            if update is not None:
-                update(hi - lo)
-
-    run(workers, part, range(workers), stop=stop)
-    return labels, dists
-
-
-class _Stop(threading.Event):
-    """The stop of :func:`nearest`'s parts, with a byte the EMD kernel reads inside a call: set() sets both."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.byte = np.zeros(1, dtype=np.uint8)
-
-    def set(self) -> None:
-        self.byte[0] = 1
-        super().set()
-
-
-def _nearest_task(
-    points: npt.NDArray[np.uint16],
-    centers: npt.NDArray[np.uint16],
-    hints: npt.NDArray[np.uint16],
-    metric: str,
-    bounds: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]] | None,
-    ground: npt.NDArray[np.uint16] | None = None,
-) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint64], npt.NDArray[np.float64] | None]:
-    """One executor task of :func:`nearest`: a block of rows, on one thread of its worker."""
-    if bounds is not None:
-        bounds = (bounds[0].copy(), bounds[1], bounds[2])  # the block's own, to send back
-    labels, dists = nearest(points, centers, hints, metric=metric, threads=1, bounds=bounds, ground=ground)
-    return labels, dists, None if bounds is None else bounds[0]
-
-
-def _metric(metric: object) -> int:
-    if not isinstance(metric, str) or metric not in METRICS:
-        raise ValueError(f"metric must be one of {', '.join(map(repr, METRICS))}, got {metric!r}")
-    return METRICS[metric]
-
-
-def _check_ground(points: npt.NDArray[np.uint16], ground: Any) -> npt.NDArray[np.uint16]:
-    """``ground``, checked to be uint16 rows, one for each entry of a point."""
-    if not isinstance(ground, np.ndarray) or ground.dtype != np.uint16 or ground.ndim != 2:
-        raise TypeError(f"under metric 'emd', ground must be a (K, d) uint16 array, got {_describe(ground)}")
-    if len(ground) != points.shape[1] or not 1 <= len(ground) <= 2048 or not 1 <= ground.shape[1] <= 65536:
-        raise ValueError(
-            f"ground must hold one row for each of the {points.shape[1]} entries of a point (at most 2,048) "
-            f"of 1 to 65,536 values, got shape {ground.shape}"
-        )
-    return ground
-
-
-def _check(points: Any, weights: Any, k: Any) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.integer[Any]], int]:
-    """The points (as given: no copy of millions of rows), the weights (a private copy) and their sum, checked."""
-    refuse_masked(points, "points")
-    refuse_masked(weights, "weights")
-    if not isinstance(points, np.ndarray) or points.dtype != np.uint16 or points.ndim != 2:
-        raise TypeError(f"points must be an (N, d) uint16 array, got {_describe(points)}")
-    if points.shape[1] < 1 or len(points) < 1:
-        raise ValueError(f"points must hold at least one row of at least one value, got shape {points.shape}")
-    if weights is None:
-        w: npt.NDArray[np.integer[Any]] = np.ones(len(points), dtype=np.uint8)
-        total = len(points)
-    else:
-        if not isinstance(weights, np.ndarray) or weights.dtype.kind not in "iu" or weights.shape != (len(points),):
-            got = _describe(weights)
-            raise TypeError(f"weights must be None or an integer array of {len(points)} entries, got {got}")
-        # Read once, in its own dtype (a byte a row, for counts): checked and summed as used.
-        w = np.array(weights)
-        if (w < 0).any():
-            raise ValueError(f"weights must be at least 0: row {int(np.argmax(w < 0))} has a negative weight")
-        top = int(w.max())
-        # In int64 when no sum can overflow it, else as Python ints.
-        total = int(w.sum(dtype=np.int64)) if top * len(w) < 1 << 62 else sum(w.tolist())
-        if total >= 1 << 62:
-            raise ValueError("weights must sum below 2**62")
-        if total == 0:
-            raise ValueError("weights must not all be 0")
-    n = check_int(k, "k")
-    if not 1 <= n <= 65536:
-        raise ValueError(f"k must be from 1 to 65536, got {n}")
-    return np.ascontiguousarray(points), w, total
-
-
-def _check_mass(
-    distinct: npt.NDArray[np.uint16],
-    inverse: npt.NDArray[np.integer[Any]],
-    seen: npt.NDArray[np.bool_] | None,
-    rest: npt.NDArray[np.uint16] | None,
-) -> None:
-    """Under EMD every row must hold the same mass, at most 65,535: checked on the rows as read once.
-
-    ``distinct`` and ``inverse`` are the rows of positive weight (``seen``, or
-    all of them for None), and ``rest`` the rows of weight 0, read once.
-    """
-    held = distinct.sum(axis=1, dtype=np.int64)
-    left = np.zeros(0, dtype=np.int64) if rest is None else rest.sum(axis=1, dtype=np.int64)
-    if seen is None or seen[0]:
-        first = int(held[inverse[0]])
-    else:
-        first = int(left[0])
-    if (held != first).any() or (left != first).any():
-        by_row = np.empty(len(inverse) + len(left), dtype=np.int64)  # only on the way to the error
-        if seen is None:
-            by_row[:] = held[inverse]
-        else:
-            by_row[seen], by_row[~seen] = held[inverse], left
-        i = int(np.argmax(by_row != first))
-        raise ValueError(f"under metric 'emd' every row must hold the same mass: row {i} holds {by_row[i]}, "
-                         f"row 0 holds {first}")  # fmt: skip
-    if first > 65535:
-        raise ValueError(f"under metric 'emd' the rows' mass must be at most 65,535, got {first}")
-
-
-def _sum_by(
-    index: npt.NDArray[np.integer[Any]], values: npt.NDArray[Any], length: int, bound: int
-) -> npt.NDArray[np.int64]:
-    """``out[i]`` = the sum of ``values`` where ``index`` is ``i``, exactly, given sums below ``bound``.
-
-    Float sums of integers below 2**53 are exact in any order, so bincount
-    (fast) does it a block at a time; larger sums go through int64.
-    """
-    if bound < 1 << 53:
-        out = np.zeros(length)
-        step = 1 << 22
-        for a in range(0, len(index), step):
-            out += np.bincount(index[a : a + step], weights=values[a : a + step].astype(np.float64), minlength=length)
-        return out.astype(np.int64)
-    exact = np.zeros(length, dtype=np.int64)
-    np.add.at(exact, index, values.astype(np.int64))
-    return exact
-
-
-def _describe(a: Any) -> str:
-    return f"a {a.ndim}-D {a.dtype} array" if isinstance(a, np.ndarray) else type(a).__name__
 
 
 def kmeans(
@@ -337,12 +119,12 @@ def kmeans(
     >>> kmeans(rows, k=3, strength=-rows[:, 0].astype(np.int64)).labels.tolist()
     [2, 2, 2, 1, 1, 0]
     """
-    pts, w, total = _check(points, weights, k)
+    pts, w, total = check_points(points, weights, k)
     k = operator.index(k)
-    code = _metric(metric)
+    code = metric_code(metric)
     if code == 3:
         # A private copy of the ground points (at most 2,048 rows): every distance reads the same.
-        ground = np.array(_check_ground(pts, ground))
+        ground = np.array(check_ground(pts, ground))
     if not is_int(max_iter) or max_iter < 1:
         raise ValueError(f"max_iter must be an int of at least 1, got {max_iter!r}")
     if not is_int(seed) or seed < 0:
@@ -351,18 +133,18 @@ def kmeans(
     refuse_masked(strength, "strength")
     if strength is not None:
         if not isinstance(strength, np.ndarray) or strength.dtype.kind not in "iu" or strength.shape != (len(pts),):
-            got = _describe(strength)
+            got = describe(strength)
             raise TypeError(f"strength must be None or an integer array of {len(pts)} entries, got {got}")
     seen = w > 0
     everywhere = bool(seen.all())
     # The caller's points are read here, once each (the distinct rows are a copy), and for the rows of weight 0
     # once more, into ``rest``; all else reads those copies.
-    distinct, inverse = _distinct(pts if everywhere else pts[seen])
+    distinct, inverse = distinct_rows(pts if everywhere else pts[seen])
     rest = None if everywhere else pts[~seen]
     if code == 3:
-        _check_mass(distinct, inverse, None if everywhere else seen, rest)
+        check_mass(distinct, inverse, None if everywhere else seen, rest)
     w_seen = w if everywhere else w[seen]
-    mass = _sum_by(inverse, w_seen, len(distinct), total)
+    mass = sum_by(inverse, w_seen, len(distinct), total)
     if k > len(distinct):
         raise ValueError(f"k = {k} exceeds the {len(distinct)} distinct rows of positive weight")
     if code != 1 and total * 65535 >= 1 << 53:
@@ -389,7 +171,7 @@ def kmeans(
         before = centers.copy()
         centers_of(distinct, labels, mass, centers, totals, metric, ground)
         bounds[0][_refill(distinct, labels, dists, totals, centers)] = 0  # rows moved onto a center: measured again
-        bounds = (bounds[0], row_distances(before, centers, metric, ground), _halves(centers, metric, ground))
+        bounds = (bounds[0], row_distances(before, centers, metric, ground), halves(centers, metric, ground))
     order = _order(centers, labels, mass, inverse, w_seen, total,
                    None if strength is None else strength if everywhere else strength[seen])  # fmt: skip
     rank = np.empty(k, dtype=np.uint16)
@@ -427,12 +209,12 @@ def centers_of(
     >>> centers_of(rows, np.zeros(3, dtype=np.uint16), w, centers, totals, "l2"); centers.tolist(), totals.tolist()
     ([[3]], [3])
     """
-    code = _metric(metric)
+    code = metric_code(metric)
     if code == 1:
         chosen().median_rows(rows, labels, weights.astype(np.int64, copy=False), centers, totals)
         return
     if code == 3:
-        ground = _check_ground(rows, ground)
+        ground = check_ground(rows, ground)
         # Medians of non-decreasing rows are non-decreasing, and all end at the mass: the differences are a histogram.
         order = np.argsort(ground.astype(np.int64).sum(axis=1), kind="stable")
         cumulative = np.ascontiguousarray(np.cumsum(rows[:, order], axis=1, dtype=np.uint16))
@@ -457,116 +239,11 @@ def centers_of(
     centers[full] = (2 * exact + totals[full, None]) // (2 * totals[full, None])
 
 
-def row_distances(
-    a: npt.NDArray[np.uint16],
-    b: npt.NDArray[np.uint16],
-    metric: str = "l1",
-    ground: npt.NDArray[np.uint16] | None = None,
-) -> npt.NDArray[np.float64]:
-    """The true distance (L1, L2 not squared, or EMD over ``ground``) between each row of ``a`` and that of ``b``.
-
-    >>> row_distances(np.array([[0, 0], [1, 1]], dtype=np.uint16), np.array([[3, 4], [1, 1]], dtype=np.uint16), "l2")
-    array([5., 0.])
-    """
-    code = _metric(metric)
-    if code == 3:  # by distinct row of b: one search against one center each
-        emd = np.empty(len(a))
-        distinct, inverse = _distinct(b)
-        order = np.argsort(inverse, kind="stable")
-        starts = np.searchsorted(inverse[order], np.arange(len(distinct) + 1))
-        for j in range(len(distinct)):
-            at = order[starts[j] : starts[j + 1]]
-            emd[at] = nearest(a[at], distinct[j : j + 1], metric="emd", ground=ground)[1]
-        return emd
-    diff = a.astype(np.int64) - b.astype(np.int64)
-    sums = (np.abs(diff) if code == 1 else diff * diff).sum(axis=1).astype(np.float64)
-    out: npt.NDArray[np.float64] = sums if code == 1 else np.sqrt(sums)
-    return out
-
-
-def _halves(
-    centers: npt.NDArray[np.uint16], metric: str, ground: npt.NDArray[np.uint16] | None
-) -> npt.NDArray[np.float64]:
-    """Half the true distance from each center to its nearest other (0 for more than 4,096 centers: no bound)."""
-    k, code = len(centers), _metric(metric)
-    if k == 1 or k > 4096:
-        return np.zeros(k)
-    labels, dists = np.empty(k, dtype=np.uint16), np.empty(k, dtype=np.uint64)
-    nearest_to = np.empty(k)
-    for c in range(k):  # each center against the others, by the kernel
-        others = np.delete(centers, c, axis=0)
-        labels[c : c + 1], dists[c : c + 1] = nearest(centers[c : c + 1], others, metric=metric, threads=1,
-                                                      ground=ground)  # fmt: skip
-        nearest_to[c] = float(np.sqrt(float(dists[c]))) if code == 2 else float(dists[c])
-    return nearest_to / 2
-
-
 def _weighted_sum(weights: npt.NDArray[np.int64], dists: npt.NDArray[np.uint64]) -> int:
     """Σ weight x distance as a Python int: in int64 pieces small enough not to overflow."""
     top = max(1, int(dists.max()) if len(dists) else 1) * max(1, int(weights.max()) if len(weights) else 1)
     step = max(1, (1 << 62) // top)
     return sum(int(weights[a : a + step] @ dists[a : a + step].astype(np.int64)) for a in range(0, len(dists), step))
-
-
-def _hashes(rows: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint64]:
-    """A 64-bit hash of each row, a block of rows at a time."""
-    factors = np.random.default_rng(0x5EED).integers(1, 1 << 63, rows.shape[1], dtype=np.uint64) | np.uint64(1)
-    h = np.zeros(len(rows), dtype=np.uint64)
-    step = 1 << 20
-    for a in range(0, len(rows), step):
-        block = rows[a : a + step].astype(np.uint64)
-        block *= factors
-        part = block.sum(axis=1, dtype=np.uint64)
-        part ^= part >> np.uint64(29)  # the low bits of a sum of products mix poorly: fold the high ones in
-        h[a : a + step] = part
-    return h
-
-
-def _distinct(
-    rows: npt.NDArray[np.uint16], private: bool = False
-) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.integer[Any]]]:
-    """The distinct rows, in an order that depends on their contents alone, and each row's place among them.
-
-    Rows are sorted by a 64-bit hash of their values, and rows of equal hash
-    are checked to be equal; were two different rows ever to share a hash,
-    the rows are sorted by their values instead (``np.unique``, several
-    times slower on millions of rows). Places are int32 below 2**31 rows:
-    memory, on the river's 123 million.
-
-    ``rows`` may be the caller's (not ``private``), read three times: hashed,
-    copied where a row stands for others, compared with that copy. The
-    copies are checked against their hashes too, so that a row another
-    thread changed meanwhile is seen, and then the work is done again on a
-    private copy of the rows: the answer is always that of rows that were.
-    """
-    n = len(rows)
-    h = _hashes(rows)
-    order = np.argsort(h, kind="stable")
-    h = h[order]
-    new = np.empty(n, dtype=bool)
-    new[0] = True
-    np.not_equal(h[1:], h[:-1], out=new[1:])
-    small = np.int32 if n < 1 << 31 else np.int64
-    group = np.cumsum(new, dtype=small)
-    group -= 1
-    at = np.flatnonzero(new)
-    first, hashed = order[at], h[at]
-    del h, new, at
-    distinct = rows[first]
-    same = bool((_hashes(distinct) == hashed).all())
-    check = 1 << 16
-    for a in range(0, n, check):
-        if not same:
-            break
-        same = bool((rows[order[a : a + check]] == distinct[group[a : a + check]]).all())
-    if not same and not private:
-        return _distinct(np.array(rows), private=True)
-    if not same:  # two different rows of one hash
-        distinct, inverse = np.unique(rows, axis=0, return_inverse=True)
-        return distinct, inverse.reshape(-1).astype(np.intp)
-    inverse = np.empty(n, dtype=small)
-    inverse[order] = group
-    return distinct, inverse
 
 
 def _seed(
@@ -680,9 +357,9 @@ def _order(
         if top * total >= 1 << 62:
             raise ValueError("strength times weight must stay below 2**62 in sum")
         part = block.astype(np.int64) * weights[a : a + step]
-        by_row += _sum_by(inverse[a : a + step], part, len(mass), top * total)
-    num = _sum_by(labels, by_row, k, top * total)
-    den = _sum_by(labels, mass, k, total)
+        by_row += sum_by(inverse[a : a + step], part, len(mass), top * total)
+    num = sum_by(labels, by_row, k, top * total)
+    den = sum_by(labels, mass, k, total)
     place = np.empty(k, dtype=np.intp)
     place[by_center] = np.arange(k)
     key = [(Fraction(int(num[c]), int(den[c])) if den[c] else Fraction(0), int(place[c])) for c in range(k)]

@@ -22,7 +22,7 @@ from twoplustwo.cli.tableset import (
     cmd_warm,
 )
 from twoplustwo.cluster import DASK_TIMEOUT
-from twoplustwo.tables.format import MAX_BUCKETS
+from twoplustwo.tables.optional import MAX_BUCKETS
 from twoplustwo.vocab.games import GAMES, HOLDEM
 
 __all__ = ["Parser", "UsageError", "build_parser"]

@@ -15,17 +15,8 @@ from twoplustwo import __version__
 from twoplustwo.cli.output import aligned, is_stdout, stdout_fd
 from twoplustwo.kernels.choice import ENV_VAR as BACKEND_VAR
 from twoplustwo.kernels.choice import backend
-from twoplustwo.tables.format import (
-    FORMAT_VERSION,
-    MANIFEST,
-    STRENGTH_ROLES,
-    STRENGTH_STREETS,
-    TableError,
-    parse_bucket_role,
-    role_dag,
-    strength_gap,
-    strength_served,
-)
+from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, TableError, role_dag, strength_served
+from twoplustwo.tables.optional import STRENGTH_ROLES, STRENGTH_STREETS, parse_bucket_role, strength_gap
 from twoplustwo.vocab.values import differs_from_published
 
 __all__ = [
@@ -227,7 +218,7 @@ def _check_abstraction(args: argparse.Namespace) -> None:
     """Refuse in one line, before the builder starts, what it would refuse or fail on for its arguments alone."""
     from twoplustwo.cluster import check_dask
     from twoplustwo.kernels.clustering import MAX_GROUND
-    from twoplustwo.tables.format import bucket_role
+    from twoplustwo.tables.optional import bucket_role
 
     try:
         bucket_role(args.street, args.method, args.k)

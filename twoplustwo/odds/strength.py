@@ -42,8 +42,9 @@ from twoplustwo.hands.isomorphism import canonical_boards
 from twoplustwo.kernels import pool
 from twoplustwo.odds.exact import completions
 from twoplustwo.tables.default import get_tables
-from twoplustwo.tables.format import MANIFEST, STRENGTH_BINS, strength_served
+from twoplustwo.tables.format import MANIFEST, strength_served
 from twoplustwo.tables.load import Tables
+from twoplustwo.tables.optional import STRENGTH_BINS
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.combos import CLASS_OF, CLASS_ROWS, COMBO_ROW, N_COMBOS
 from twoplustwo.vocab.inputs import int_array
@@ -200,7 +201,7 @@ def from_tables(
     ``bins`` on the river, and ``bins`` None or :data:`STRENGTH_BINS` before it
     (None only, on the turn). Reads give exactly what the sweeps compute.
     A street is read from the roles
-    :data:`~twoplustwo.tables.format.STRENGTH_STREETS` gives it, all of
+    :data:`~twoplustwo.tables.optional.STRENGTH_STREETS` gives it, all of
     them: a set that lists only some raises
     :class:`~twoplustwo.tables.format.TableError` naming the missing one
     (:func:`~twoplustwo.tables.format.strength_served`).

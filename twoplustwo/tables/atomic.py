@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from twoplustwo.tables.format import file_kind
+from twoplustwo.tables.system import file_kind
 
 __all__ = ["check_target", "fsync_dir", "write_all", "write_file"]
 

@@ -3,9 +3,11 @@
 A table set is a directory holding ``manifest.json`` and one ``.npy`` file
 per array (see ``spec/README.md`` for the full specification, whose
 reader checklist this module implements). This module names the format
-version, the roles, how a reader opens a file (:func:`open_regular`) and
-how a manifest and a file header are checked; it never touches numpy
-arrays, so any reader can follow it.
+version and the roles, and checks a manifest and a file header; it never
+touches numpy arrays, so any reader can follow it. The optional roles
+(strength and bucket tables) are listed in :mod:`twoplustwo.tables.optional`,
+and how a reader opens a file in :mod:`twoplustwo.tables.system`
+(:func:`~twoplustwo.tables.system.open_regular`).
 
 A set holds hold'em's 20 roles, which every reader needs, and may hold the
 roles of other games' DAGs (*game roles*, section 13 of the spec), which
@@ -27,9 +29,8 @@ import json
 import os
 import re
 import reprlib
-import stat
 
-from twoplustwo.vocab.inputs import check_int
+from twoplustwo.tables.optional import STRENGTH_STREETS, optional_length, strength_gap
 
 # typing's names are for the type checker only (twoplustwo/__init__.py says why).
 TYPE_CHECKING = False
@@ -49,27 +50,14 @@ __all__ = [
     "MAX_MANIFEST_BYTES",
     "MAX_OFFSET",
     "ROLES",
-    "BUCKET_METHODS",
-    "BUCKET_STREETS",
-    "MAX_BUCKETS",
-    "STRENGTH_BINS",
-    "STRENGTH_ROLES",
-    "STRENGTH_STREETS",
     "TableError",
     "check_header",
     "check_shapes",
-    "file_kind",
-    "bucket_role",
     "known_role",
-    "optional_length",
-    "parse_bucket_role",
     "layer_role",
     "npy_header",
-    "open_regular",
     "parse_manifest",
     "role_dag",
-    "sha256_file",
-    "strength_gap",
     "strength_served",
 ]
 
@@ -123,62 +111,6 @@ ROLES: frozenset[str] = frozenset(
 _GAME_ROLE = re.compile(r"([a-z][a-z0-9]*(?:-[a-z0-9]+)*/dag7)/(?:layer[1-7]|value[56])")
 
 
-#: The strength tables' roles (spec/README.md, section 14) and their lengths:
-#: optional, each at most once. Their index is a hand's suit-isomorphic
-#: index (:class:`twoplustwo.HandIndexer`) of the street's rounds: (2, 5) on
-#: the river, (2, 4) on the turn, (2, 3) on the flop, (2,) before it; a
-#: histogram has :data:`STRENGTH_BINS` entries per index, and the preflop
-#: ``sum2`` two per index (its low and high 32 bits).
-STRENGTH_BINS = 50
-STRENGTH_ROLES: dict[str, int] = {
-    "strength/river/wins": 123_156_254,
-    "strength/river/ties": 123_156_254,
-    "strength/turn/sum": 13_960_050,
-    "strength/turn/sum2": 13_960_050,
-    "strength/flop/sum": 1_286_792,
-    "strength/flop/sum2": 1_286_792,
-    "strength/flop/histogram": 1_286_792 * STRENGTH_BINS,
-    "strength/preflop/sum": 169,
-    "strength/preflop/sum2": 2 * 169,
-    "strength/preflop/histogram": 169 * STRENGTH_BINS,
-}
-
-#: Which strength roles serve together (spec/README.md, section 14): a
-#: street's strength comes from the roles it lists here, all of them, and
-#: its ``histogram`` (where it has one) adds ``bins=STRENGTH_BINS`` on top.
-#: A set listing none of a street's roles does not serve it; one listing
-#: some but not all the street needs is refused on that street
-#: (:func:`strength_served`), never served by half.
-STRENGTH_STREETS: dict[str, tuple[str, ...]] = {
-    "river": ("strength/river/wins", "strength/river/ties"),
-    "turn": ("strength/turn/sum", "strength/turn/sum2"),
-    "flop": ("strength/flop/sum", "strength/flop/sum2"),
-    "preflop": ("strength/preflop/sum", "strength/preflop/sum2"),
-}
-
-
-def strength_gap(roles: Collection[str], street: str) -> str | None:
-    """Why a set listing ``roles`` cannot serve ``street`` although it lists some of its strength roles, or None.
-
-    None when it lists every role the street needs (:data:`STRENGTH_STREETS`),
-    or none of the street's roles at all.
-
-    >>> print(strength_gap({"strength/turn/sum"}, "turn"))  # doctest: +ELLIPSIS
-    lists strength/turn/sum but not strength/turn/sum2: the turn's strength is read from ... together (...)
-    >>> strength_gap(set(), "turn") is None and strength_gap(set(STRENGTH_ROLES), "turn") is None
-    True
-    """
-    needs = STRENGTH_STREETS[street]
-    missing = [r for r in needs if r not in roles]
-    listed = [r for r in STRENGTH_ROLES if r.split("/")[1] == street and r in roles]
-    if not missing or not listed:
-        return None
-    return (
-        f"lists {', '.join(listed)} but not {', '.join(missing)}: the {street}'s strength is read from "
-        f"{' and '.join(needs)} together (spec/README.md, section 14)"
-    )
-
-
 def strength_served(roles: Collection[str], street: str, where: str | os.PathLike[str]) -> bool:
     """Whether a set listing ``roles`` serves ``street``'s strength from its tables; :class:`TableError` if in part.
 
@@ -199,64 +131,6 @@ def strength_served(roles: Collection[str], street: str, where: str | os.PathLik
     if gap is not None:
         raise TableError(f"{os.fspath(where)}: {gap}")
     return all(r in roles for r in STRENGTH_STREETS[street])
-
-
-#: The bucket tables' streets (spec/README.md, section 15), each with its
-#: indexer's rounds and length: one uint16 bucket per suit-isomorphic index.
-BUCKET_STREETS: dict[str, tuple[tuple[int, ...], int]] = {
-    "flop": ((2, 3), 1_286_792),
-    "turn": ((2, 4), 13_960_050),
-    "river": ((2, 5), 123_156_254),
-}
-#: The clustering methods of each street.
-BUCKET_METHODS: dict[str, tuple[str, ...]] = {
-    "flop": ("emd", "potential", "percentile"),
-    "turn": ("emd", "percentile"),
-    "river": ("ochs", "percentile"),
-}
-#: The most buckets a table may hold: its entries are uint16.
-MAX_BUCKETS = 65536
-_BUCKET_ROLE = re.compile(r"buckets/([a-z]+)/([a-z]+)/([1-9][0-9]{0,4})")
-
-
-def bucket_role(street: str, method: str, k: int) -> str:
-    """The role of the table of ``k`` buckets by ``method`` on ``street``.
-
-    >>> bucket_role("flop", "emd", 200)
-    'buckets/flop/emd/200'
-    >>> bucket_role("river", "emd", 200)
-    Traceback (most recent call last):
-    ...
-    ValueError: method must be one of 'ochs', 'percentile' on the river, got 'emd'
-    """
-    if street not in BUCKET_STREETS:
-        raise ValueError(f"street must be one of {', '.join(map(repr, BUCKET_STREETS))}, got {street!r}")
-    if method not in BUCKET_METHODS[street]:
-        names = ", ".join(map(repr, BUCKET_METHODS[street]))
-        raise ValueError(f"method must be one of {names} on the {street}, got {method!r}")
-    n = check_int(k, "k")
-    if not 1 <= n <= MAX_BUCKETS:
-        raise ValueError(f"k must be from 1 to {MAX_BUCKETS}, got {n}")
-    return f"buckets/{street}/{method}/{n}"
-
-
-def parse_bucket_role(role: str) -> tuple[str, str, int] | None:
-    """``(street, method, k)`` of a bucket table's role, or None for any other role."""
-    m = _BUCKET_ROLE.fullmatch(role)
-    if m is None:
-        return None
-    street, method, k = m.group(1), m.group(2), int(m.group(3))
-    if street not in BUCKET_STREETS or method not in BUCKET_METHODS[street] or k > MAX_BUCKETS:
-        return None
-    return street, method, k
-
-
-def optional_length(role: str) -> int | None:
-    """The length of an optional role of fixed length (a strength or bucket table's), or None for other roles."""
-    if role in STRENGTH_ROLES:
-        return STRENGTH_ROLES[role]
-    bucket = parse_bucket_role(role)
-    return None if bucket is None else BUCKET_STREETS[bucket[0]][1]
 
 
 def known_role(role: str) -> bool:
@@ -554,75 +428,6 @@ def check_header(p: str | os.PathLike[str], f: dict[str, Any], data: Any) -> Non
         )
     if size != f["offset"] + f["nbytes"]:
         raise TableError(f"{p}: {size} bytes, expected {f['offset'] + f['nbytes']} (truncated or padded)")
-
-
-# O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
-
-
-def file_kind(mode: int) -> str:
-    """What a file of ``st_mode`` ``mode`` is, for messages: "a FIFO", "a directory", ..."""
-    for test, name in [
-        (stat.S_ISREG, "a regular file"),
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISLNK, "a symbolic link"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-    ]:
-        if test(mode):
-            return name
-    return "not a regular file"
-
-
-def open_regular(path: str | os.PathLike[str]) -> int:
-    """A read-only descriptor of the regular file ``path``, opened without ever waiting; the caller closes it.
-
-    How a reader opens the manifest and every array of a set. A symbolic
-    link is followed, and what it leads to is checked. Anything but a
-    regular file raises :class:`TableError` naming it and what it is: a
-    FIFO would make a plain open() wait for a writer forever, and a
-    directory, socket or device holds nothing the format describes. Other
-    failures to open (a missing file included) raise :class:`OSError`.
-    """
-    try:
-        fd = os.open(path, _READ_FLAGS)
-    except OSError:
-        # A socket cannot be opened at all: say what is there, not "no such device".
-        kind = _other_kind(path)
-        if kind is not None:
-            raise TableError(f"{os.fspath(path)}: is {kind}, not a regular file") from None
-        raise
-    # fstat, not a stat before the open: it checks the very file opened.
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise TableError(f"{os.fspath(path)}: is {file_kind(mode)}, not a regular file")
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def _other_kind(path: str | os.PathLike[str]) -> str | None:
-    """What ``path`` leads to if that is there and not a regular file, else None."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return None
-    return None if stat.S_ISREG(mode) else file_kind(mode)
-
-
-def sha256_file(path: str | os.PathLike[str]) -> str:
-    """The sha256 of a whole file, header included, as the manifest records it (64 hex digits)."""
-    import hashlib  # here: loading tables never hashes, only verifying does
-
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
 
 
 def bundle_name(format_version: int = FORMAT_VERSION) -> str:

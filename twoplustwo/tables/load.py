@@ -35,10 +35,9 @@ from twoplustwo.tables.format import (
     check_header,
     check_shapes,
     layer_role,
-    open_regular,
     parse_manifest,
 )
-from twoplustwo.tables.system import map_readonly
+from twoplustwo.tables.system import map_readonly, open_regular
 
 # typing and pathlib cost milliseconds to import, which a fresh process's
 # first evaluate() would pay: loading works on str paths, and Tables.path

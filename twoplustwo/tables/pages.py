@@ -40,9 +40,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.tables.format import open_regular
 from twoplustwo.tables.load import Tables, default_path, open_tables
-from twoplustwo.tables.system import HUGE_PAGE, drop_cache
+from twoplustwo.tables.system import HUGE_PAGE, drop_cache, open_regular
 
 __all__ = ["all_huge", "huge_page_bytes", "uncache", "warm"]
 

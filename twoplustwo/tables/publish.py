@@ -57,7 +57,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from twoplustwo.tables import system
-from twoplustwo.tables.format import MANIFEST, MAX_MANIFEST_BYTES, TableError, file_kind, known_role, parse_manifest
+from twoplustwo.tables.format import MANIFEST, MAX_MANIFEST_BYTES, TableError, known_role, parse_manifest
+from twoplustwo.tables.system import file_kind
 
 __all__ = [
     "LEDGER",

@@ -15,6 +15,11 @@ the stand-ins elsewhere (Windows). ``$TWOPLUSTWO_PORTABLE=1`` forces every
 stand-in on any system, read once at import: the tests run the portable
 paths on Linux that way. :func:`describe` says what this process uses.
 
+Every reader and writer of a set opens its files here too: :func:`open_regular`
+opens one without ever waiting (a FIFO would wait for a writer forever) and
+refuses what is not a regular file, naming it with :func:`file_kind`;
+:func:`sha256_file` hashes a whole file as the manifest records it.
+
 >>> sorted(describe())
 ['locking', 'mapping', 'page cache']
 """
@@ -24,6 +29,7 @@ from __future__ import annotations
 import ctypes
 import mmap
 import os
+import stat
 import weakref
 
 from twoplustwo.tables.format import TableError
@@ -32,7 +38,19 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["ENV_VAR", "HUGE_PAGE", "LOCKS", "PORTABLE", "describe", "drop_cache", "lock", "map_readonly"]
+__all__ = [
+    "ENV_VAR",
+    "HUGE_PAGE",
+    "LOCKS",
+    "PORTABLE",
+    "describe",
+    "drop_cache",
+    "file_kind",
+    "lock",
+    "map_readonly",
+    "open_regular",
+    "sha256_file",
+]
 
 #: Set to ``1`` to force the portable stand-ins.
 ENV_VAR = "TWOPLUSTWO_PORTABLE"
@@ -133,3 +151,72 @@ def describe() -> dict[str, str]:
         "locking": "flock" if LOCKS else "none",
         "page cache": "posix_fadvise" if hasattr(os, "posix_fadvise") and not PORTABLE else "sync only",
     }
+
+
+# O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+def file_kind(mode: int) -> str:
+    """What a file of ``st_mode`` ``mode`` is, for messages: "a FIFO", "a directory", ..."""
+    for test, name in [
+        (stat.S_ISREG, "a regular file"),
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ]:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def open_regular(path: str | os.PathLike[str]) -> int:
+    """A read-only descriptor of the regular file ``path``, opened without ever waiting; the caller closes it.
+
+    How a reader opens the manifest and every array of a set. A symbolic
+    link is followed, and what it leads to is checked. Anything but a
+    regular file raises :class:`TableError` naming it and what it is: a
+    FIFO would make a plain open() wait for a writer forever, and a
+    directory, socket or device holds nothing the format describes. Other
+    failures to open (a missing file included) raise :class:`OSError`.
+    """
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError:
+        # A socket cannot be opened at all: say what is there, not "no such device".
+        kind = _other_kind(path)
+        if kind is not None:
+            raise TableError(f"{os.fspath(path)}: is {kind}, not a regular file") from None
+        raise
+    # fstat, not a stat before the open: it checks the very file opened.
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise TableError(f"{os.fspath(path)}: is {file_kind(mode)}, not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _other_kind(path: str | os.PathLike[str]) -> str | None:
+    """What ``path`` leads to if that is there and not a regular file, else None."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else file_kind(mode)
+
+
+def sha256_file(path: str | os.PathLike[str]) -> str:
+    """The sha256 of a whole file, header included, as the manifest records it (64 hex digits)."""
+    import hashlib  # here: loading tables never hashes, only verifying does
+
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            h.update(block)
+    return h.hexdigest()

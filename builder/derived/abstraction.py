@@ -52,11 +52,11 @@ from twoplustwo.abstraction.kmeans import centers_of, kmeans, row_distances
 from twoplustwo.kernels.clustering import MAX_GROUND
 from twoplustwo.kernels.pool import resolve_threads, run
 from twoplustwo.progress import progress
-from twoplustwo.tables.format import BUCKET_STREETS, STRENGTH_BINS, bucket_role, parse_bucket_role
 from twoplustwo.tables.load import open_tables
+from twoplustwo.tables.optional import BUCKET_STREETS, STRENGTH_BINS, bucket_role, parse_bucket_role
 
+from ..dag.write import discard, new_staging, publish, stage
 from .strength import canonical_boards_of, live_hands, run_blocks
-from .write import discard, new_staging, publish, stage
 
 __all__ = [
     "OPPONENT_CLUSTERS",

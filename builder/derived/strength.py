@@ -43,10 +43,10 @@ from twoplustwo.hands.isomorphism import canonical_boards
 from twoplustwo.odds.exact import completions
 from twoplustwo.odds.strength import class_shares
 from twoplustwo.tables.default import tables_at
-from twoplustwo.tables.format import STRENGTH_BINS, STRENGTH_ROLES
 from twoplustwo.tables.load import open_tables
+from twoplustwo.tables.optional import STRENGTH_BINS, STRENGTH_ROLES
 
-from .write import discard, new_staging, publish, stage
+from ..dag.write import discard, new_staging, publish, stage
 
 __all__ = [
     "BINS",
@@ -260,7 +260,7 @@ def strength_arrays(
     quiet: bool = True,
     executor: Executor | None = None,
 ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, npt.NDArray[np.bool_]]]:
-    """Every strength role's array (``twoplustwo.tables.format.STRENGTH_ROLES``), and which indices each street wrote.
+    """Every strength role's array (``twoplustwo.tables.optional.STRENGTH_ROLES``), and which indices each street wrote.
 
     ``boards`` maps a street to the boards to build it from (its canonical
     boards by default): fewer give tables of the full length, written only

@@ -31,7 +31,7 @@ from itertools import combinations, combinations_with_replacement
 import numpy as np
 import numpy.typing as npt
 
-from .oracles import signature
+from ..oracles import signature
 
 __all__ = ["CATEGORIES", "GAMES", "HOLDEM", "SHORT_DECK", "SHORT_DECK_CLASSIC", "Game", "rules_table"]
 

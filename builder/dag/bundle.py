@@ -1,4 +1,4 @@
-"""``python -m twoplustwo_builder.bundle``: pack a table set into one compressed bundle.
+"""``python -m twoplustwo_builder.dag.bundle``: pack a table set into one compressed bundle.
 
 Writes ``dist/twoplustwo-tables-<format_version>.tar.zst`` (layout in
 :mod:`twoplustwo.tables.bundle` and ``spec/README.md``): every layer goes through
@@ -32,8 +32,9 @@ from twoplustwo.tables.bundle import (
     install_bundle,
 )
 from twoplustwo.tables.default import load_tables
-from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, bundle_name, optional_length, parse_manifest
+from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, bundle_name, parse_manifest
 from twoplustwo.tables.load import default_path
+from twoplustwo.tables.optional import optional_length
 
 __all__ = ["BundleReport", "LEVEL", "WINDOW_LOG", "main", "transform_for", "write_bundle"]
 
@@ -148,7 +149,7 @@ def write_bundle(
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="python -m twoplustwo_builder.bundle", description="Pack the tables into one .tar.zst bundle."
+        prog="python -m twoplustwo_builder.dag.bundle", description="Pack the tables into one .tar.zst bundle."
     )
     p.add_argument("--tables", type=Path, default=None, help="table directory (default: where tables are read)")
     p.add_argument("--out", type=Path, default=Path("dist"), help="output directory (default: %(default)s)")

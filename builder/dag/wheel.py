@@ -1,4 +1,4 @@
-"""``python -m twoplustwo_builder.wheel --tables DIR --out DIR``: the table bundle a wheel of the runtime carries.
+"""``python -m twoplustwo_builder.dag.wheel --tables DIR --out DIR``: the table bundle a wheel of the runtime carries.
 
 The runtime's wheel build runs this (``wheel_tables.py`` at the top of the
 source tree, from setuptools' ``build_py``), with this builder imported from
@@ -56,12 +56,12 @@ def wheel_bundle(tables: str | Path, out: str | Path, *, quiet: bool = False) ->
 
 def _note(quiet: bool, text: str) -> None:
     if not quiet:
-        print(f"twoplustwo_builder.wheel: {text}", file=sys.stderr)
+        print(f"twoplustwo_builder.dag.wheel: {text}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        prog="python -m twoplustwo_builder.wheel",
+        prog="python -m twoplustwo_builder.dag.wheel",
         description="Write the table bundle a wheel of the runtime carries: the given tables if whole, else new ones.",
     )
     p.add_argument("--tables", type=Path, required=True, help="the tables to bundle if whole (only read)")
@@ -71,10 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         wheel_bundle(args.tables, args.out, quiet=args.quiet)
     except (SelfCheckError, OSError, ValueError, ImportError) as e:
-        print(f"twoplustwo_builder.wheel: no table bundle: {e}", file=sys.stderr)
+        print(f"twoplustwo_builder.dag.wheel: no table bundle: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("twoplustwo_builder.wheel: interrupted, no table bundle", file=sys.stderr)
+        print("twoplustwo_builder.dag.wheel: interrupted, no table bundle", file=sys.stderr)
         return 130
     return 0
 

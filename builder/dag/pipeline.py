@@ -1,6 +1,6 @@
 """The build, stage by stage: enumerate, join, write, self-check, publish.
 
-Every game of :mod:`twoplustwo_builder.games` goes through the same stages
+Every game of :mod:`twoplustwo_builder.dag.games` goes through the same stages
 into the same table set.
 """
 
@@ -101,7 +101,7 @@ def build(
     """Build every table into ``target``, check it, and publish it atomically.
 
     On a failed check nothing is published and the staged files are
-    removed; :class:`twoplustwo_builder.selfcheck.SelfCheckError` says why.
+    removed; :class:`twoplustwo_builder.dag.selfcheck.SelfCheckError` says why.
     """
     target = Path(target)
     report = BuildReport()
@@ -155,6 +155,7 @@ def _manifest_info(report: BuildReport) -> dict[str, Any]:
             "parameters": {
                 "suit_rule": "a suit is kept at depth k of an n-card DAG while it has at "
                 "least k + 5 - n cards; after five of a suit the others are dropped",
+                # The text every set built so far carries, kept byte for byte (rules_table is in dag/games.py now).
                 "leaf_oracle": "hold'em: twoplustwo_builder.oracles.signature; other games: "
                 "twoplustwo_builder.games.rules_table",
                 "node_order": "each depth's nodes numbered by falling count of card sets reaching them",

@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, npy_header, parse_manifest, sha256_file
+from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, npy_header, parse_manifest
 from twoplustwo.tables.publish import content_name, discard, new_staging, publish
+from twoplustwo.tables.system import sha256_file
 
 __all__ = ["smallest_dtype", "new_staging", "stage", "publish", "discard"]
 

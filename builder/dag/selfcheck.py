@@ -27,9 +27,9 @@ from twoplustwo.tables.format import MANIFEST
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.values import differs_from_published
 
+from ..oracles import categoriser, short_deck, signature
+from ..testdata.hands import all_hands, deck_hands, random_hands
 from .games import Game
-from .hands import all_hands, deck_hands, random_hands
-from .oracles import categoriser, short_deck, signature
 
 __all__ = ["SelfCheckError", "self_check", "self_check_games"]
 

@@ -8,7 +8,7 @@ form that forgets what can no longer matter for an ``n``-card hand:
 * once five cards share a suit, the others can no longer matter (no full
   house or quads fit beside a flush in seven cards), so they are dropped.
 
-Both rules hold in every game of :mod:`twoplustwo_builder.games`. The first
+Both rules hold in every game of :mod:`twoplustwo_builder.dag.games`. The first
 is about flushes alone, and a short-deck suit has nine cards, enough for any
 flush. The second needs that no hand beside a flush beats it: only a
 straight flush, quads and a full house can, the straight flush lies within
@@ -17,7 +17,7 @@ flush each (a rank holds one card of a suit), so quads and a flush take
 5 + 4 - 1 = 8 cards, a full house and a flush 5 + 5 - 2 = 8. Short deck
 ranks the flush above the full house, which only makes the rule safer.
 Nothing else in a node depends on the ranking, which reaches the DAG only
-through its leaf values (:meth:`Game.lookup <twoplustwo_builder.games.Game.lookup>`).
+through its leaf values (:meth:`Game.lookup <twoplustwo_builder.dag.games.Game.lookup>`).
 
 A node is stored as a sorted row of symbols: ``0..51`` a card with its suit,
 ``52 + rank`` a card reduced to its rank, ``PAD`` a dropped card. Sorting
@@ -26,7 +26,7 @@ gives the key that identifies equal nodes.
 
 Transitions that no valid hand takes (a card the node holds with its suit,
 a fifth card of a rank, a card outside the game's deck) are marked *dead*: the table may send them anywhere,
-which :mod:`twoplustwo_builder.join` uses to merge more nodes. Duplicate cards are the
+which :mod:`twoplustwo_builder.dag.join` uses to merge more nodes. Duplicate cards are the
 runtime's to reject; the DAG cannot see a duplicate of a card whose suit it
 has dropped.
 
@@ -44,8 +44,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..oracles import signature
 from .games import HOLDEM, Game
-from .oracles import signature
 
 __all__ = ["DEAD", "PAD", "SUITLESS", "Layer", "enumerate_states", "hand_values"]
 
