@@ -23,8 +23,8 @@ import twoplustwo as tp
 from twoplustwo.kernels import sampling
 from twoplustwo.kernels.choice import ENV_VAR, extension
 from twoplustwo.kernels.showdown import SPLIT
+from twoplustwo.odds.montecarlo import BATCH
 from twoplustwo.odds.players import check_players
-from twoplustwo.odds.sampled import BATCH
 from twoplustwo.odds.sampler import Sampler, Seat
 from twoplustwo.tables.default import get_tables, load_tables
 from twoplustwo.tables.load import Tables

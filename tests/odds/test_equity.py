@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from twoplustwo import backend
 from twoplustwo.hands.batch import evaluate
 from twoplustwo.odds import exact
-from twoplustwo.odds.calculate import AUTO_EXACT_WORK, PlayerEquity, equity, equity_table
+from twoplustwo.odds.equity import AUTO_EXACT_WORK, PlayerEquity, equity, equity_table
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.ranges import Range, parse_range

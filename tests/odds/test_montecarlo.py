@@ -14,11 +14,11 @@ import pytest
 from tests.racing import every_moment
 from twoplustwo.cli import main
 from twoplustwo.hands.batch import evaluate_batch
-from twoplustwo.odds import sampled as montecarlo
-from twoplustwo.odds.calculate import equity
+from twoplustwo.odds import montecarlo
+from twoplustwo.odds.equity import equity
+from twoplustwo.odds.montecarlo import BATCH, DEFAULT_STDERR, MAX_SAMPLES, MIN_SAMPLES, monte_carlo
 from twoplustwo.odds.players import check_players
 from twoplustwo.odds.results import PlayerEquity
-from twoplustwo.odds.sampled import BATCH, DEFAULT_STDERR, MAX_SAMPLES, MIN_SAMPLES, monte_carlo
 from twoplustwo.odds.sampler import Sampler, Seat, hand_rows
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables

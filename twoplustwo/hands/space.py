@@ -2,7 +2,7 @@
 
 :class:`HandSpace` is one ``(n, include, dead)`` question of a game,
 checked: ordered iteration (:mod:`twoplustwo.hands.iterate`) and
-histograms (:mod:`twoplustwo.hands.histograms`) both stand on it.
+value counts (:mod:`twoplustwo.hands.value_counts`) both stand on it.
 
 >>> space = HandSpace(7, include="As Ah", dead="Kd Kc")
 >>> space.k, len(space.free), space.total

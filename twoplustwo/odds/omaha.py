@@ -29,7 +29,8 @@ import numpy.typing as npt
 
 from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
 from twoplustwo.kernels.draws import draw_index
-from twoplustwo.kernels.showdown import HILO_UNIT, SPLIT, hilo_shares, outcomes
+from twoplustwo.kernels.showdown import HILO_UNIT, hilo_shares, outcomes
+from twoplustwo.kernels.showdown import SPLIT as POT_UNITS
 from twoplustwo.odds import exact
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
@@ -70,6 +71,6 @@ def counts(
     tiled = [np.tile(np.array(h, np.uint8), (n, 1)) for h in holes]
     high = np.stack([evaluate_omaha_batch(h, rows, tables=t, threads=threads) for h in tiled])
     if not hilo:
-        return [(g, w, ties, u / (SPLIT * g)) for g, w, ties, u in exact.score_hands(high, t.walker)]
+        return [(g, w, ties, u / (POT_UNITS * g)) for g, w, ties, u in exact.score_hands(high, t.walker)]
     low = np.stack([evaluate_omaha_low_batch(h, rows, threads=threads) for h in tiled])
     return [(n, w, ties, u / (HILO_UNIT * n)) for w, ties, u in outcomes(hilo_shares(high, low), HILO_UNIT)]

@@ -273,7 +273,7 @@ def _matchup_counts(keys: npt.NDArray[np.int64], tables: Tables) -> npt.NDArray[
     else one :func:`~twoplustwo.equity` per deal.
     """
     from twoplustwo.odds import exact
-    from twoplustwo.odds.calculate import equity
+    from twoplustwo.odds.equity import equity
 
     shifts = np.array([[18, 12], [6, 0]], dtype=np.int64)
     holes = ((keys[:, None, None] >> shifts) & 63).astype(np.uint8)

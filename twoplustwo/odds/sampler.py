@@ -1,6 +1,6 @@
 """Playing sampled games: deals drawn from the players' ranges, boards from the rest, pots split.
 
-:class:`Sampler` plays a batch of games for :func:`twoplustwo.odds.sampled.monte_carlo`
+:class:`Sampler` plays a batch of games for :func:`twoplustwo.odds.montecarlo.monte_carlo`
 and tallies them (:class:`Tally`); the same batch index and size always
 play the same games. Deals are drawn by whole-deal rejection, boards one
 card at a time from random bytes, and pots split by :mod:`twoplustwo.kernels.showdown`.
@@ -25,7 +25,8 @@ import numpy.typing as npt
 from twoplustwo.hands.batch import evaluate_batch
 from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
 from twoplustwo.kernels.sampling import RANDOM
-from twoplustwo.kernels.showdown import HILO_UNIT, SPLIT, hilo_shares, outcomes, shares
+from twoplustwo.kernels.showdown import HILO_UNIT, hilo_shares, outcomes, shares
+from twoplustwo.kernels.showdown import SPLIT as POT_UNITS
 from twoplustwo.odds.players import CheckedPlayer, any_deal
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.combos import COMBO_ROW, N_COMBOS
@@ -133,7 +134,7 @@ class Sampler:
         self.players = players
         self.tables = tables
         self.game = game
-        self.pot = HILO_UNIT if game == "omaha-hilo" else SPLIT
+        self.pot = HILO_UNIT if game == "omaha-hilo" else POT_UNITS
         self.missing = 5 - len(board)
         # A single hand's cards are in every deal: leaving them out of the
         # deck saves redrawing the board cards that would hit them.

@@ -34,11 +34,11 @@ import numpy.typing as npt
 
 from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
-from twoplustwo.kernels.showdown import SPLIT
+from twoplustwo.kernels.showdown import SPLIT as POT_UNITS
 from twoplustwo.odds import exact
+from twoplustwo.odds.montecarlo import check_stopping
 from twoplustwo.odds.players import MAX_PLAYERS, CheckedPlayer, check_count, parse_player, without
 from twoplustwo.odds.results import EquityResults, PlayerEquity, equity_table
-from twoplustwo.odds.sampled import check_stopping
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import check_disjoint, parse_cards
 from twoplustwo.vocab.games import GAMES, HOLDEM, resolve
@@ -122,7 +122,7 @@ def equity(
     player with no card shared, with every completion of the board, each
     counted once and weighted by the product of its combos' weights.
     ``method="monte-carlo"`` samples games from the same distribution
-    (:mod:`twoplustwo.odds.sampled`), reproducibly for a given ``seed``, until
+    (:mod:`twoplustwo.odds.montecarlo`), reproducibly for a given ``seed``, until
     every player's standard error is at most ``stderr`` or after
     ``samples`` games. ``method="auto"`` (the default) enumerates hands
     always, and ranges when the work is at most :data:`AUTO_EXACT_WORK`;
@@ -207,7 +207,7 @@ def equity(
         holes = [p.combos[0].tolist() for p in parsed]
         counts = exact.hands(holes, known, out, game=game, tables=tables, threads=workers)
         return EquityResults([
-            PlayerEquity(p.label, games, wins, ties, units / (SPLIT * games))
+            PlayerEquity(p.label, games, wins, ties, units / (POT_UNITS * games))
             for p, (games, wins, ties, units) in zip(parsed, counts)
         ])
     dealt, weight = exact.deals(
@@ -235,8 +235,8 @@ def _sample(
     workers: int,
     quiet: bool,
 ) -> list[PlayerEquity]:
-    """Monte Carlo equity (:mod:`twoplustwo.odds.sampled`) of the checked players."""
-    from twoplustwo.odds.sampled import monte_carlo
+    """Monte Carlo equity (:mod:`twoplustwo.odds.montecarlo`) of the checked players."""
+    from twoplustwo.odds.montecarlo import monte_carlo
 
     return monte_carlo(
         [(p.combos, p.weights) for p in parsed],
@@ -312,9 +312,9 @@ def _results(
             combo_games = np.bincount(column, combo_games_of, minlength=len(p.combos))
             combo_units = np.bincount(column, combo_units_of, minlength=len(p.combos))
             with np.errstate(invalid="ignore", divide="ignore"):
-                combo_equity = combo_units / (SPLIT * combo_games)
+                combo_equity = combo_units / (POT_UNITS * combo_games)
             extra = {"combos": p.combos, "combo_games": combo_games, "combo_equity": combo_equity}
         results.append(
-            PlayerEquity(p.label, all_games, wins, ties, units / (SPLIT * all_games), 0.0, **extra)
+            PlayerEquity(p.label, all_games, wins, ties, units / (POT_UNITS * all_games), 0.0, **extra)
         )
     return results
