@@ -231,8 +231,7 @@ def sample(request: Request, stopping: Stopping) -> list[PlayerEquity]:
     if cap is None:
         cap = MAX_SAMPLES
     people = [Seat(p) for p in request.players]
-    g = request.game
-    sampler = Sampler(people, request.board, request.dead, root, g.tables, request.variant, g.deck)
+    sampler = Sampler(people, request.board, request.dead, root, request.game, request.variant)
 
     total = Tally(people, sampler.pot)
     with progress(cap if target is None else None, "games", quiet=request.quiet) as update:
