@@ -1,12 +1,12 @@
-"""Each public call resolves its game on its table set once and checks its input once, then passes it down.
+"""Each public call of odds/ resolves its game on its table set once and checks its input once, then passes it down.
 
-``resolve`` is counted in every module of the package that imported it, so
-a route that resolves the game again, wherever it does, is seen.
+``resolve`` is counted in every module of the package that imported it
+(:func:`tests.resolving.count_resolves`), so a route that resolves the game
+again, wherever it does, is seen.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -21,27 +21,18 @@ import twoplustwo.odds.exact
 import twoplustwo.odds.montecarlo
 import twoplustwo.odds.omaha
 import twoplustwo.odds.preflop  # noqa: F401  (every module that may resolve, imported before counting)
+from tests.resolving import count_resolves
 from twoplustwo.odds import montecarlo
 from twoplustwo.odds.equity import equity
 from twoplustwo.odds.preflop import BOARDS_HEADS_UP, preflop_matchups
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import parse_cards
-from twoplustwo.vocab.games import resolve
 
 
 @pytest.fixture
 def resolved(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The games resolved during the test, one entry a call of ``resolve``, from whichever module."""
-    calls: list[str] = []
-
-    def counted(game: str, tables: Any = None) -> Any:
-        calls.append(game)
-        return resolve(game, tables)
-
-    for name, module in list(sys.modules.items()):
-        if name.startswith("twoplustwo.") and getattr(module, "resolve", None) is resolve:
-            monkeypatch.setattr(module, "resolve", counted)
-    return calls
+    return count_resolves(monkeypatch)
 
 
 @pytest.mark.parametrize(
