@@ -232,8 +232,8 @@ def _ignored(reftype: str, name: str) -> bool:
 # so a bare name (:func:`monte_carlo` in twoplustwo.odds.montecarlo) is
 # matched by what it is, not by how it was spelt.
 _INTERNAL = (
-    r"twoplustwo\.(kernels|progress|odds\.(exact|listing|counting|cost|request|montecarlo|sampler|pots|players|omaha))(\..*)?",
-    r"twoplustwo\.(tables\.(publish|atomic|pages|system)|hands\.(space|isomorphism|batch\.walk.*))(\..*)?",
+    r"twoplustwo\.(kernels|progress|odds\.(exact|counting|cost|request|montecarlo|sampler|pots|players|omaha))(\..*)?",
+    r"twoplustwo\.(tables\.(publish|atomic|pages|system)|hands\.(space|rows|isomorphism|batch\.walk.*))(\..*)?",
     r"twoplustwo\.tables\.format\.(open_regular|check_header|check_shapes|parse_manifest|npy_header|role_dag)",
 )
 _IGNORE_BY_DEFINITION = [(f"py:{t}", pattern) for pattern in _INTERNAL for t in ("module", "function", "class", "data")]
