@@ -37,7 +37,7 @@ from twoplustwo.kernels import pool
 from twoplustwo.kernels.showdown import SPLIT as POT_UNITS
 from twoplustwo.odds import exact
 from twoplustwo.odds.cost import work
-from twoplustwo.odds.montecarlo import Stopping, check_stopping
+from twoplustwo.odds.montecarlo import Stopping, check_stopping, sample
 from twoplustwo.odds.players import MAX_PLAYERS, CheckedPlayer, check_count, parse_player, without
 from twoplustwo.odds.request import Request
 from twoplustwo.odds.results import EquityResults, PlayerEquity, equity_table
@@ -214,7 +214,7 @@ def _table_game(request: Request, method: str, stopping: Stopping) -> list[Playe
         small = not ranged or work(combos, known, out, found, game=g) <= AUTO_EXACT_WORK
         method = "exact" if small else "monte-carlo"
     if method == "monte-carlo":
-        return _sample(request, stopping)
+        return sample(request, stopping)
     if not ranged:
         counts = exact.hands(request.holes(), known, out, game=g, threads=request.workers)
         return [
@@ -233,13 +233,6 @@ def _table_game(request: Request, method: str, stopping: Stopping) -> list[Playe
     return _results(parsed, dealt, weight)
 
 
-def _sample(request: Request, stopping: Stopping) -> list[PlayerEquity]:
-    """Monte Carlo equity (:mod:`twoplustwo.odds.montecarlo`) of the checked request."""
-    from twoplustwo.odds.montecarlo import sample
-
-    return sample(request, stopping)
-
-
 def _omaha(request: Request, method: str, stopping: Stopping) -> list[PlayerEquity]:
     """Omaha equity of hands: enumerated when small enough (or asked), else sampled."""
     from math import comb
@@ -253,7 +246,7 @@ def _omaha(request: Request, method: str, stopping: Stopping) -> list[PlayerEqui
         cost = comb(rest, 5 - len(known)) * sum(comb(len(h), 2) for h in holes)
         method = "exact" if cost <= AUTO_OMAHA_WORK else "monte-carlo"
     if method == "monte-carlo":
-        return _sample(request, stopping)
+        return sample(request, stopping)
     hilo = request.variant == "omaha-hilo"
     counts = omaha_equity.counts(holes, known, out, hilo=hilo, game=request.game, threads=request.workers)
     return [PlayerEquity(p.label, *c) for p, c in zip(request.players, counts)]
