@@ -76,7 +76,7 @@ nitpick_ignore = [
 # them (twoplustwo._HOME), and their docstrings refer to their neighbours by
 # the names of those modules: ``:func:`install_bundled``` in
 # twoplustwo.tables.default, ``:data:`AUTO_EXACT_WORK``` in
-# twoplustwo.odds.calculate. A reference that Sphinx cannot resolve where it
+# twoplustwo.odds.equity. A reference that Sphinx cannot resolve where it
 # stands is looked up here in the docstring's own module, and linked to
 # wherever this documentation documents that object (twoplustwo.X for a
 # public name). Only the object itself is matched, never a name that merely
@@ -208,7 +208,7 @@ def _resolve(app: Sphinx, env: Any, node: Any, contnode: nodes.Node) -> nodes.No
 
 
 def _full_name(obj: Any, dotted: str) -> str:
-    """Where ``obj`` is defined (``twoplustwo.odds.sampled.monte_carlo``), else the name it was found by."""
+    """Where ``obj`` is defined (``twoplustwo.odds.montecarlo.monte_carlo``), else the name it was found by."""
     module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
     if inspect.ismodule(obj):
         return obj.__name__
@@ -229,11 +229,11 @@ def _ignored(reftype: str, name: str) -> bool:
 # numpy reference, the draws, the pots, the exact and sampled equity engines,
 # publishing, atomic writes and pages. They are implementation, not API, so
 # their names stay plain text. Matched against where an object is defined,
-# so a bare name (:func:`monte_carlo` in twoplustwo.odds.sampled) is
+# so a bare name (:func:`monte_carlo` in twoplustwo.odds.montecarlo) is
 # matched by what it is, not by how it was spelt.
 _INTERNAL = (
-    r"twoplustwo\.(kernels|progress|odds\.(exact|sampled|sampler|pots|players|omaha))(\..*)?",
-    r"twoplustwo\.(tables\.(publish|atomic|pages|system)|hands\.(space|isomorphism|batch\.walk.*))(\..*)?",
+    r"twoplustwo\.(kernels|progress|odds\.(exact|counting|cost|request|montecarlo|sampler|pots|players|omaha))(\..*)?",
+    r"twoplustwo\.(tables\.(publish|atomic|pages|system)|hands\.(space|rows|isomorphism|batch\.walk.*))(\..*)?",
     r"twoplustwo\.tables\.format\.(check_header|check_shapes|parse_manifest|npy_header|role_dag)",
 )
 _IGNORE_BY_DEFINITION = [(f"py:{t}", pattern) for pattern in _INTERNAL for t in ("module", "function", "class", "data")]

@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from twoplustwo.abstraction.kmeans import Clustering, kmeans
     from twoplustwo.hands.batch import best_five, evaluate_batch
     from twoplustwo.hands.handranks import export_handranks, handranks_value, value_from_handranks
-    from twoplustwo.hands.histograms import histogram
     from twoplustwo.hands.indexer import HandIndexer
     from twoplustwo.hands.iterate import count_hands, iter_hands
     from twoplustwo.hands.omaha import (
@@ -43,9 +42,10 @@ if TYPE_CHECKING:
     from twoplustwo.hands.prefixes import Prefix, prefix
     from twoplustwo.hands.rankings import rank_hands
     from twoplustwo.hands.single import evaluate
+    from twoplustwo.hands.value_counts import histogram
     from twoplustwo.kernels.choice import backend
     from twoplustwo.kernels.pool import MAX_THREADS
-    from twoplustwo.odds.calculate import PlayerEquity, equity, equity_table
+    from twoplustwo.odds.equity import PlayerEquity, equity, equity_table
     from twoplustwo.odds.preflop import preflop_matchups, preflop_vs_random
     from twoplustwo.odds.range_equity import equity_vs_range
     from twoplustwo.odds.strength import Strength, StrengthArrays, strength, strength_batch
@@ -149,9 +149,9 @@ _HOME = {
     "format_cards": "vocab.cards",
     "parse_card": "vocab.cards",
     "parse_cards": "vocab.cards",
-    "PlayerEquity": "odds.calculate",
-    "equity": "odds.calculate",
-    "equity_table": "odds.calculate",
+    "PlayerEquity": "odds.equity",
+    "equity": "odds.equity",
+    "equity_table": "odds.equity",
     "equity_vs_range": "odds.range_equity",
     "bucket_of": "abstraction.buckets",
     "buckets": "abstraction.buckets",
@@ -165,7 +165,7 @@ _HOME = {
     "export_handranks": "hands.handranks",
     "handranks_value": "hands.handranks",
     "value_from_handranks": "hands.handranks",
-    "histogram": "hands.histograms",
+    "histogram": "hands.value_counts",
     "HandIndexer": "hands.indexer",
     "count_hands": "hands.iterate",
     "iter_hands": "hands.iterate",

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.batch import walk
-from twoplustwo.hands.histograms import histogram
+from twoplustwo.hands.value_counts import histogram
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import MANIFEST
 from twoplustwo.tables.load import Tables

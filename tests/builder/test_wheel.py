@@ -36,7 +36,7 @@ import pytest
 
 from tests.wheels import NO_COMPILER, ROOT, Built, build_sdist, pip_wheel, run_pip_wheel, source_copy
 from twoplustwo.hands.single import evaluate
-from twoplustwo.odds.calculate import equity
+from twoplustwo.odds.equity import equity
 from twoplustwo.tables.format import bundle_name
 from twoplustwo.tables.load import default_path
 from twoplustwo_builder.dag import wheel as wheel_module

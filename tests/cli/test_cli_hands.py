@@ -98,7 +98,7 @@ def test_enumerate_with_include_and_dead(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_enumerate_passes_include_and_dead(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    import twoplustwo.hands.histograms as exhaustive
+    import twoplustwo.hands.value_counts as exhaustive
 
     real = exhaustive.histogram
     seen: list[dict[str, object]] = []

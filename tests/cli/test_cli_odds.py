@@ -48,10 +48,10 @@ def test_equity_table_with_a_stub(capsys: pytest.CaptureFixture[str], monkeypatc
         calls.append((hands, board, dead, kwargs))
         return [PlayerEquity("As Ah", 990, 800, 10, 805 / 990), PlayerEquity("Ks Kh", 990, 180, 10, 185 / 990)]
 
-    from twoplustwo.odds.calculate import equity_table
+    from twoplustwo.odds.equity import equity_table
 
     stub = SimpleNamespace(equity=equity, equity_table=equity_table)
-    monkeypatch.setitem(sys.modules, "twoplustwo.odds.calculate", stub)
+    monkeypatch.setitem(sys.modules, "twoplustwo.odds.equity", stub)
     code, out, err = run(["equity", "AsAh", "Ks Kh", "--board", "2c 7d", "--board", "9s", "--dead", "3c"], capsys)
     assert (code, err) == (0, "")
     options = {"game": "holdem", "method": "auto", "stderr": None, "samples": None, "seed": None, "threads": None,
@@ -90,7 +90,7 @@ def test_equity_of_other_games(capsys: pytest.CaptureFixture[str]) -> None:
     from twoplustwo.cli.odds import EQUITY_GAMES
 
     # Written twice so that the command line imports no numpy before it must.
-    assert EQUITY_GAMES == importlib.import_module("twoplustwo.odds.calculate").EQUITY_GAMES
+    assert EQUITY_GAMES == importlib.import_module("twoplustwo.odds.equity").EQUITY_GAMES
     argv = ["equity", "As Kh Qs 2d", "Ah Ks 5c 4c", "--game", "omaha-hilo", "--board", "2h 3d 4d"]
     code, out, err = run(argv, capsys)
     assert (code, err) == (0, "")
@@ -176,7 +176,7 @@ def test_range_and_equity_errors(capsys: pytest.CaptureFixture[str], args: list[
 def test_equity_overlapping_cards(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, args: list[str], message: str
 ) -> None:
-    monkeypatch.setitem(sys.modules, "twoplustwo.odds.calculate", SimpleNamespace(equity=lambda *a, **k: []))
+    monkeypatch.setitem(sys.modules, "twoplustwo.odds.equity", SimpleNamespace(equity=lambda *a, **k: []))
     line = assert_one_error_line(*run(args, capsys))
     assert message in line
 
@@ -194,7 +194,7 @@ def _combo_blocks(out: str) -> dict[str, list[list[str]]]:
 
 
 def test_equity_combos_exact(capsys: pytest.CaptureFixture[str]) -> None:
-    from twoplustwo.odds.calculate import equity
+    from twoplustwo.odds.equity import equity
     from twoplustwo.vocab.cards import format_cards
 
     board = "Qh 7c 2d"
@@ -218,7 +218,7 @@ def test_equity_combos_exact(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_equity_combos_monte_carlo(capsys: pytest.CaptureFixture[str]) -> None:
-    from twoplustwo.odds.calculate import equity
+    from twoplustwo.odds.equity import equity
     from twoplustwo.vocab.cards import format_cards
 
     argv = ["equity", "AKs", "QQ+", "--board", "Qh 7c 2d", "--mc", "--samples", "3000", "--seed", "4",

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from twoplustwo.hands.batch import evaluate_batch
-from twoplustwo.hands.histograms import histogram
 from twoplustwo.hands.iterate import count_hands, iter_hands
+from twoplustwo.hands.value_counts import histogram
 from twoplustwo.vocab.cards import parse_cards
 from twoplustwo.vocab.values import CATEGORIES, HAND_COUNTS, N_VALUES, categories
 

@@ -39,7 +39,7 @@ from hypothesis.extra import numpy as hnp
 
 from twoplustwo.cli import main
 from twoplustwo.hands.batch import evaluate, evaluate_batch
-from twoplustwo.odds.calculate import equity
+from twoplustwo.odds.equity import equity
 from twoplustwo.vocab.cards import format_cards, parse_cards
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,7 @@
 C backend counts deals, and hours where boards are listed. Each case runs
 it in a child interpreter that reports the moment its workers start
 scoring deals (a wrapper around :func:`twoplustwo.odds.exact.score_step` and
-:func:`twoplustwo.odds.exact.count_showdowns`, the steps the two routes spend
+:func:`twoplustwo.odds.counting.count_showdowns`, the steps the two routes spend
 their time in), so that SIGINT arrives in the middle of the enumeration
 however loaded the machine is, never while the child is still importing
 or checking its input. A regression makes the child hang, which the
@@ -33,7 +33,7 @@ TIMEOUT = 30.0
 # Announce the first scoring step on stdout, from whichever thread runs it.
 WATCH = """
     import sys, threading
-    from twoplustwo.odds import exact
+    from twoplustwo.odds import counting, exact
 
     _told = threading.Lock()
 
@@ -45,7 +45,7 @@ WATCH = """
         return watched
 
     exact.score_step = _watch(exact.score_step)
-    exact.count_showdowns = _watch(exact.count_showdowns)
+    counting.count_showdowns = _watch(counting.count_showdowns)
 """
 
 

@@ -23,8 +23,8 @@ import twoplustwo as tp
 from twoplustwo.kernels import sampling
 from twoplustwo.kernels.choice import ENV_VAR, extension
 from twoplustwo.kernels.showdown import SPLIT
+from twoplustwo.odds.montecarlo import BATCH
 from twoplustwo.odds.players import check_players
-from twoplustwo.odds.sampled import BATCH
 from twoplustwo.odds.sampler import Sampler, Seat
 from twoplustwo.tables.default import get_tables, load_tables
 from twoplustwo.tables.load import Tables
@@ -310,7 +310,7 @@ def test_the_whole_game_path_serves_only_hands_and_random_players() -> None:
         deck = range(16, 52) if game.startswith("short") else range(52)
         labels = [str(i) for i in range(len(players))]
         seats = [Seat(p) for p in check_players(players, labels, [True] * len(players), board, False, deck)]
-        return Sampler(seats, list(board), [], np.random.SeedSequence(1), t, game, deck)
+        return Sampler(seats, list(board), [], np.random.SeedSequence(1), resolve(game, t))
 
     aa = (np.array([[51, 50]], dtype=np.uint8), np.ones(1))
     everything = parse_range("random")

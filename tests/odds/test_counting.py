@@ -1,4 +1,4 @@
-"""Exact equity by counting boards (odds.exact.count_showdowns) against listing every board down the DAG.
+"""Exact equity by counting boards (odds.counting.count_showdowns) against listing every board down the DAG.
 
 The counting kernel is C's alone: on the numpy backend it declines, and
 these tests check that it does, so that the listing route serves there.
@@ -14,9 +14,10 @@ import pytest
 
 from twoplustwo import backend
 from twoplustwo.hands.isomorphism import PERM_CARDS
-from twoplustwo.odds import exact
+from twoplustwo.odds import counting, exact
 from twoplustwo.tables.default import get_tables
 from twoplustwo.vocab.cards import parse_cards
+from twoplustwo.vocab.games import HOLDEM, resolve
 from twoplustwo.vocab.ranges import parse_range
 
 
@@ -26,7 +27,7 @@ def kernel_counts() -> bool:
 
 
 def _counted(holes: list[list[int]], known: list[int], dead: list[int]) -> list[tuple[int, int, int, int]] | None:
-    counted = exact.count_showdowns(get_tables().walker, np.array([holes], dtype=np.uint8), known, dead)
+    counted = counting.count_showdowns(get_tables().walker, np.array([holes], dtype=np.uint8), known, dead)
     if counted is None:
         return None
     counts, games = counted
@@ -51,7 +52,7 @@ def _check(holes: list[list[int]], known: list[int], dead: list[int]) -> None:
     if not kernel_counts():
         assert got is None
         return
-    assert got == exact.list_hands(holes, known, dead)
+    assert got == exact.list_hands(holes, known, dead, game=resolve(HOLDEM))
     left = 52 - 2 * len(holes) - len(known) - len(dead)
     assert got[0][0] == comb(left, 5 - len(known))
 
@@ -92,7 +93,7 @@ def test_suit_classes_hold_deals_equal_up_to_a_renaming_of_suits() -> None:
     holes = np.stack([aces.combos[found[:, 0]], suited.combos[found[:, 1]]], axis=1).astype(np.uint8)
     for known, dead in [([], []), (parse_cards("2h"), []), (parse_cards("2h 3h"), parse_cards("4c"))]:
         live = ~np.isin(holes, known + dead).reshape(len(holes), -1).any(axis=1)
-        classes, inverse = exact.suit_classes(holes[live], known, dead)
+        classes, inverse = counting.suit_classes(holes[live], known, dead)
         keep = [p for p in PERM_CARDS if set(p[known].tolist()) == set(known) and set(p[dead].tolist()) == set(dead)]
         for deal, k in zip(holes[live], inverse):
             images = [np.sort(p[deal], axis=1).tolist() for p in keep]
@@ -111,8 +112,8 @@ def test_suit_classes_of_many_players_agree_with_those_of_few() -> None:
     rng = np.random.default_rng(3)
     deals = np.array([np.argsort(rng.random(52))[:12].reshape(6, 2) for _ in range(300)], dtype=np.uint8)
     deals[150:] = np.sort(deals[:150], axis=2)[:, :, ::-1]  # the same deals with the cards the other way round
-    six, six_inverse = exact.suit_classes(deals, [], [])
-    five, five_inverse = exact.suit_classes(deals[:, :5], [], [])
+    six, six_inverse = counting.suit_classes(deals, [], [])
+    five, five_inverse = counting.suit_classes(deals[:, :5], [], [])
     assert (six_inverse[:150] == six_inverse[150:]).all()
     assert len(six) >= len(five) and len(six) <= 150
     for classes, inverse, players in ((six, six_inverse, 6), (five, five_inverse, 5)):
@@ -131,15 +132,15 @@ def test_range_deals_counted_by_class_match_every_deal_listed(board: str, dead: 
         r = parse_range(text)
         live = ~np.isin(r.combos, known + out).any(axis=1)
         players.append((r.combos[live], r.weights[live]))
-    got, weight = exact.deals(players, known, out, threads=2, quiet=True)
+    got, weight = exact.deals(players, known, out, game=resolve(HOLDEM), threads=2, quiet=True)
     if not known:  # listing this before the flop takes a minute: the counts of each deal, one by one, instead
         for k in range(0, len(got.deals), 17):
             holes = [players[i][0][d].tolist() for i, d in enumerate(got.deals[k])]
-            want = [list(x[1:]) for x in exact.list_hands(holes, known, out)]
+            want = [list(x[1:]) for x in exact.list_hands(holes, known, out, game=resolve(HOLDEM))]
             assert got.counts[k].tolist() == want
             assert got.games[k] == comb(48, 5)
         return
-    listed, listed_weight = exact.list_deals(players, known, out, threads=2, quiet=True)
+    listed, listed_weight = exact.list_deals(players, known, out, game=resolve(HOLDEM), threads=2, quiet=True)
     assert (got.deals == listed.deals).all()
     assert (got.counts == listed.counts).all()
     assert (got.games == listed.games).all()
@@ -224,12 +225,12 @@ def test_a_batch_of_deals_counted_together_matches_each_listed(known: int) -> No
         deals = [d for d in (_resuited(rng, rng.choice(tuples), set(cards)) for _ in range(30)) if d is not None]
         if not deals:
             continue
-        counted = exact.count_showdowns(walker, np.array(deals, dtype=np.uint8), board, dead)
+        counted = counting.count_showdowns(walker, np.array(deals, dtype=np.uint8), board, dead)
         assert counted is not None
         counts, games = counted
         for holes, row, n in zip(deals, counts, games):
             got = [(int(n), *map(int, c)) for c in row]
-            assert got == exact.list_hands(holes, board, dead), (holes, board, dead)
+            assert got == exact.list_hands(holes, board, dead, game=resolve(HOLDEM)), (holes, board, dead)
 
 
 @pytest.mark.one_backend  # the C core's own counting: numpy has none to compare
@@ -245,17 +246,17 @@ def test_more_tuples_of_hole_ranks_than_the_kernel_keeps_are_counted_alike() -> 
     rest = [c for c in range(52) if c not in board]
     first = np.array([np.reshape(rng.sample(rest, 6), (3, 2)) for _ in range(5000)], dtype=np.uint8)
     assert len({tuple(tuple(sorted(c >> 2 for c in hand)) for hand in deal) for deal in first.tolist()}) > 4096
-    counted = exact.count_showdowns(walker, np.concatenate([first, first]), board, [])
+    counted = counting.count_showdowns(walker, np.concatenate([first, first]), board, [])
     assert counted is not None
     counts, games = counted
     assert (counts[: len(first)] == counts[len(first) :]).all()
     assert (games == comb(52 - 3 - 6, 2)).all()
     for k in range(0, len(first), 7):
-        alone = exact.count_showdowns(walker, first[k : k + 1], board, [])
+        alone = counting.count_showdowns(walker, first[k : k + 1], board, [])
         assert alone is not None
         assert (alone[0][0] == counts[k]).all()
     for k in range(0, len(first), 500):
-        listed = exact.list_hands(first[k].tolist(), board, [])
+        listed = exact.list_hands(first[k].tolist(), board, [], game=resolve(HOLDEM))
         assert [(int(games[k]), *map(int, c)) for c in counts[k]] == listed
 
 
@@ -278,8 +279,8 @@ def test_range_deals_with_few_cards_to_come_match_listing(ranges: tuple[str, ...
         r = parse_range(text)
         live = ~np.isin(r.combos, known + out).any(axis=1)
         players.append((r.combos[live], r.weights[live]))
-    got, weight = exact.deals(players, known, out, threads=1, quiet=True)
-    listed, listed_weight = exact.list_deals(players, known, out, threads=2, quiet=True)
+    got, weight = exact.deals(players, known, out, game=resolve(HOLDEM), threads=1, quiet=True)
+    listed, listed_weight = exact.list_deals(players, known, out, game=resolve(HOLDEM), threads=2, quiet=True)
     assert (got.deals == listed.deals).all()
     assert (got.counts == listed.counts).all()
     assert (got.games == listed.games).all()

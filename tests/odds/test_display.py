@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from twoplustwo import progress
-from twoplustwo.odds.calculate import equity
+from twoplustwo.odds.equity import equity
 from twoplustwo.odds.results import EquityResults, PlayerEquity, PreflopResults, equity_table
 from twoplustwo.vocab.combos import HAND_CLASSES
 from twoplustwo.vocab.ranges import parse_range

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 
 from twoplustwo import backend
 from twoplustwo.hands.batch import evaluate
-from twoplustwo.odds import exact
-from twoplustwo.odds.calculate import AUTO_EXACT_WORK, PlayerEquity, equity, equity_table
+from twoplustwo.odds import cost, counting, exact
+from twoplustwo.odds.equity import AUTO_EXACT_WORK, PlayerEquity, equity, equity_table
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
+from twoplustwo.vocab.games import HOLDEM, resolve
 from twoplustwo.vocab.ranges import Range, parse_range
 
 
@@ -349,9 +350,9 @@ def test_work_estimates_the_suit_classes_counting_enumerates(players: list[str],
     # 4,096 deals, and never fewer than there are.
     combos, found, known = _deals_of(players, board, dead)
     holes = np.stack([c[found[:, i]] for i, c in enumerate(combos)], axis=1).astype(np.uint8)
-    classes = len(exact.suit_classes(holes, known, parse_cards(dead))[0])
-    estimate = exact.estimate_classes(combos, found, known, parse_cards(dead))
-    if len(found) <= exact.CLASS_SAMPLE and "AhKh,AsQs" not in players:
+    classes = len(counting.suit_classes(holes, known, parse_cards(dead))[0])
+    estimate = counting.estimate_classes(combos, found, known, parse_cards(dead))
+    if len(found) <= counting.CLASS_SAMPLE and "AhKh,AsQs" not in players:
         assert round(estimate) == classes
     assert classes * 0.95 <= estimate <= classes * (1.05 if "AhKh,AsQs" not in players else len(found))
 
@@ -362,10 +363,11 @@ def test_work_prices_the_route_deals_take(both: tuple[Tables, Tables]) -> None:
     c, ref = both
     combos, found, known = _deals_of(["random", "AA"])
     listed = comb(52, 5) * (1326 + len(found) * 2)
-    assert exact.work(combos, known, [], found=found, tables=ref) == listed
-    assert exact.work(combos, known, [], found=found, tables=c, game="short-deck") == comb(52, 5) * (1326 + 14700)
-    counted = exact.work(combos, known, [], found=found, tables=c)
-    assert round(counted) == 469 * comb(17, 5) * 2 * exact.COUNTED_STEP  # 469 classes of 7,350 deals
+    assert cost.work(combos, known, [], found, game=resolve(HOLDEM, ref)) == listed
+    # The short deck lists boards of its own 36 cards.
+    assert cost.work(combos, known, [], found, game=resolve("short-deck", c)) == comb(36, 5) * (1326 + 14700)
+    counted = cost.work(combos, known, [], found, game=resolve(HOLDEM, c))
+    assert round(counted) == 469 * comb(17, 5) * 2 * cost.COUNTED_STEP  # 469 classes of 7,350 deals
     # Counting them takes a fifth of a second, listing them many seconds: method="auto" enumerates on the
     # route that counts and samples on the one that lists.
     assert counted <= AUTO_EXACT_WORK < listed
@@ -468,7 +470,7 @@ def test_long_enumerations_and_sampling_show_progress_on_a_terminal(
     monkeypatch.setattr(progress, "is_terminal", lambda stream: True)
     monkeypatch.setattr(progress, "DELAY", 0)
     equity(["QQ+", "AKs"], board="2c")
-    # The C backend counts deals (odds.exact.count_showdowns); the numpy one lists boards.
+    # The C backend counts deals (odds.counting.count_showdowns); the numpy one lists boards.
     assert ("deals" if backend() == "c" else "boards") in capsys.readouterr().err
     equity(["QQ+", "AKs"], method="monte-carlo", samples=100_000, seed=1)
     assert "games" in capsys.readouterr().err

@@ -14,15 +14,15 @@ import pytest
 from tests.racing import every_moment
 from twoplustwo.cli import main
 from twoplustwo.hands.batch import evaluate_batch
-from twoplustwo.odds import sampled as montecarlo
-from twoplustwo.odds.calculate import equity
+from twoplustwo.odds import montecarlo
+from twoplustwo.odds.equity import equity
+from twoplustwo.odds.montecarlo import BATCH, DEFAULT_STDERR, MAX_SAMPLES, MIN_SAMPLES, monte_carlo
 from twoplustwo.odds.players import check_players
 from twoplustwo.odds.results import PlayerEquity
-from twoplustwo.odds.sampled import BATCH, DEFAULT_STDERR, MAX_SAMPLES, MIN_SAMPLES, monte_carlo
 from twoplustwo.odds.sampler import Sampler, Seat, hand_rows
-from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
+from twoplustwo.vocab.games import HOLDEM, resolve
 from twoplustwo.vocab.ranges import parse_range
 
 Spec = tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]
@@ -411,7 +411,7 @@ def test_boards_are_uniform() -> None:
     players = [from_range("AA,KK"), hand("Qs Qh")]
     board = parse_cards("2c")
     people = [Seat(p) for p in check_players(players, ["a", "b"], [True, False], (), False, range(52))]
-    sampler = Sampler(people, board, [], np.random.SeedSequence(3), get_tables())
+    sampler = Sampler(people, board, [], np.random.SeedSequence(3), resolve(HOLDEM))
     rng = np.random.default_rng(4)
     n = 1 << 16
     idx = people[0].draw(rng, n)

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from twoplustwo import progress
-from twoplustwo.odds.calculate import equity
 from twoplustwo.odds.charts import draw_png, preflop_table, write_csv
+from twoplustwo.odds.equity import equity
 from twoplustwo.odds.preflop import (
     BOARDS_HEADS_UP,
     GAMES_VS_RANDOM,

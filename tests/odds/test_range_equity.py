@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.racing import every_moment
-from twoplustwo.odds.calculate import equity
+from twoplustwo.odds.equity import equity
 from twoplustwo.odds.range_equity import equity_vs_range
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.combos import COMBOS, combo_index

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from twoplustwo.hands.batch import evaluate, evaluate_batch
-from twoplustwo.hands.histograms import histogram
+from twoplustwo.hands.value_counts import histogram
 from twoplustwo.tables.format import MANIFEST
 from twoplustwo.tables.load import default_path
 from twoplustwo.vocab.cards import RANKS, SUITS, format_cards

@@ -58,7 +58,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_enumerate(args: argparse.Namespace) -> int:
-    from twoplustwo.hands.histograms import histogram
+    from twoplustwo.hands.value_counts import histogram
 
     include = card_list(args.include)
     dead = card_list(args.dead)

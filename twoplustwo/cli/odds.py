@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["EQUITY_GAMES", "cmd_equity", "cmd_preflop", "cmd_range", "combo_tables"]
 
-#: The games ``equity`` plays (twoplustwo.odds.calculate.EQUITY_GAMES, which would
+#: The games ``equity`` plays (twoplustwo.odds.equity.EQUITY_GAMES, which would
 #: import numpy here).
 EQUITY_GAMES = (*GAMES, *OMAHA_GAMES)
 
@@ -46,7 +46,7 @@ def cmd_equity(args: argparse.Namespace) -> int:
     method = "monte-carlo" if args.mc else "exact" if args.exact else "auto"
     if method == "exact" and (args.stderr is not None or args.samples is not None or args.seed is not None):
         raise ValueError("--stderr, --samples and --seed are for Monte Carlo; --exact takes none of them")
-    from twoplustwo.odds.calculate import equity, equity_table
+    from twoplustwo.odds.equity import equity, equity_table
 
     results = equity(
         players,

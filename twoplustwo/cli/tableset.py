@@ -137,7 +137,7 @@ def cmd_warm(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from twoplustwo.hands.histograms import histogram
+    from twoplustwo.hands.value_counts import histogram
     from twoplustwo.tables.default import load_tables
 
     t0 = time.perf_counter()

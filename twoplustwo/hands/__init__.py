@@ -1,1 +1,1 @@
-"""Hands: single and batch evaluation, prefixes, rankings, iteration, histograms, Omaha, HandRanks export."""
+"""Hands: single and batch evaluation, prefixes, rankings, iteration, value counts, Omaha, HandRanks export."""

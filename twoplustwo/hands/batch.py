@@ -24,57 +24,19 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from twoplustwo.hands.rows import as_hands, bad_hand
 from twoplustwo.hands.single import evaluate
 from twoplustwo.kernels import pool
 from twoplustwo.kernels.arrays import walk_columns
-from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.format import TableError
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.cards import CardLike, format_card, format_cards, parse_cards
+from twoplustwo.vocab.cards import CardLike, format_cards, parse_cards
 from twoplustwo.vocab.games import HOLDEM, Game, check_game, resolve
-from twoplustwo.vocab.inputs import int_array
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import Walker
 
-__all__ = ["as_hands", "best_five", "evaluate", "evaluate_batch", "walk", "walk_batch"]
-
-
-def _first_bad_row(
-    h: npt.NDArray[np.integer[Any]], base: int = 0, held: Sequence[int] = (), game: Game | None = None
-) -> ValueError:
-    """The error for the first row out of range, outside ``game``'s deck, with a duplicate or with a ``held`` card.
-
-    Rows count from ``base``.
-    """
-    # A copy: the caller's array may be changing under another thread, and
-    # each pass below (np.isin's own passes too) must see the same cards.
-    h = np.array(h)
-    out = (h < 0) | (h > 51)
-    outside = (h < game.deck.start) & ~out if game is not None else np.zeros(h.shape, dtype=bool)
-    s = np.sort(np.where(out, -1, h), axis=1)
-    dup = (s[:, 1:] == s[:, :-1]).any(axis=1)
-    clash: npt.NDArray[np.bool_] = np.zeros(len(h), dtype=bool)
-    if len(held):
-        clash = np.asarray(np.isin(h, np.array(held, dtype=np.int64)).any(axis=1))
-    bad = out.any(axis=1) | outside.any(axis=1) | dup | clash
-    if not bad.any():
-        # A check that read these rows earlier found a bad card: another
-        # thread wrote to the array during the call and has put it back.
-        last = base + len(h) - 1
-        return ValueError(f"hands {base}..{last}: a bad card was found, but the rows changed during the call")
-    row = int(np.argmax(bad))
-    if out[row].any():
-        col = int(np.argmax(out[row]))
-        return ValueError(f"hand {base + row}, card {col}: {h[row, col]} is out of range 0..51")
-    if outside[row].any():
-        assert game is not None
-        col = int(np.argmax(outside[row]))
-        c = int(h[row, col])
-        return ValueError(f"hand {base + row}, card {col}: {c} ({format_card(c)}) is {game.not_in_deck()}")
-    if clash[row]:
-        return ValueError(f"hand {base + row}: {h[row].tolist()} shares a card with the prefix {format_cards(held)}")
-    return ValueError(f"hand {base + row}: duplicate card in {h[row].tolist()}")
+__all__ = ["best_five", "evaluate", "evaluate_batch", "walk", "walk_batch"]
 
 
 def _card_bytes(h: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.uint8] | None:
@@ -147,22 +109,6 @@ def evaluate_batch(
     return walk_batch(h, g.layers(h.shape[1]), g.walker, check=check, workers=workers, game=g)
 
 
-def as_hands(hands: npt.ArrayLike, widths: range) -> npt.NDArray[np.integer[Any]]:
-    """``hands`` as a 2-D integer array of ``widths`` columns, or the error that says why not.
-
-    The caller's own array where it is one (no copy of a large batch):
-    :func:`walk_batch` reads each step once into a buffer of its own and
-    checks that.
-    """
-    h = int_array(hands, "hands", copy=False)
-    if h.ndim == 1 and h.size == 0:  # an empty batch: no rows of any width
-        h = h.reshape(0, widths.start)
-    if h.ndim != 2 or h.shape[1] not in widths:
-        k = f"{widths.start}..{widths.stop - 1}"
-        raise ValueError(f"hands must be an (N, k) array with k in {k}, got shape {h.shape}")
-    return h
-
-
 def walk_batch(
     h: npt.NDArray[np.integer[Any]],
     layers: list[npt.NDArray[np.unsignedinteger[Any]]],
@@ -203,7 +149,7 @@ def walk_batch(
 
     a = pool.first_bad(workers if len(h) >= _PARALLEL_MIN else 1, len(h), part)
     if a >= 0:
-        raise _first_bad_row(h[a : a + _CHUNK], a, held, game)
+        raise bad_hand(h[a : a + _CHUNK], a, held, game)
     return out
 
 
@@ -223,12 +169,12 @@ def best_five(
     >>> format_cards(best_five("Ac 6d 7h 8s 9c 9d 9h", game="short-deck-classic"))  # a straight beats trips
     'Ac 6d 7h 8s 9c'
     """
-    check_game(game)
-    t = get_tables(tables)
+    g = resolve(game, tables)
     hand = parse_cards(cards)
-    value = evaluate(hand, game=game, tables=t)
+    value = evaluate(hand, game=g.name, tables=g.tables)  # the hand checked as evaluate checks it
+    # Its fives are distinct cards of the deck: walked without checking or resolving again.
     for five in combinations(hand, 5):
-        if evaluate(five, game=game, tables=t) == value:
+        if g.walker.evaluate(list(five)) == value:
             return list(five)
     # Unreachable for correct tables: a hand's value is that of its best five.
     raise TableError(f"no five of {format_cards(hand)} reach the hand's value {value}")

@@ -37,13 +37,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from twoplustwo.hands.rows import first_bad_row, read_rows
 from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
 from twoplustwo.kernels.choice import chosen
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import check_disjoint, parse_cards
-from twoplustwo.vocab.inputs import int_array, is_int
+from twoplustwo.vocab.inputs import is_int
 from twoplustwo.vocab.lows import LOW_BITS, LOW_MASKS, LOW_VALUES, N_LOWS
 
 __all__ = [
@@ -156,30 +157,14 @@ def describe_low(value: int | np.integer[Any]) -> str:
 # ------------------------------------------------------------------ batches
 
 
-def _as_rows(name: str, cards: npt.ArrayLike, sizes: tuple[int, ...]) -> npt.NDArray[np.integer[Any]]:
-    """``cards`` as a private integer array (1-D, or 2-D with one of ``sizes`` columns), or the error saying why not.
-
-    Every check, the walk and the error then read the same cards, even while
-    another thread writes to the caller's array. An empty 1-D array is no
-    rows of the first size.
-    """
-    a = int_array(cards, name)
-    if a.ndim == 1 and a.size == 0:
-        a = a.reshape(0, sizes[0])
-    if a.ndim not in (1, 2) or a.shape[-1] not in sizes:
-        k = ", ".join(map(str, sizes[:-1])) + f" or {sizes[-1]}"
-        raise ValueError(f"{name} must be an (N, k) array with k = {k}, got shape {a.shape}")
-    return a
-
-
 def _as_deals(
     holes: npt.ArrayLike, boards: npt.ArrayLike
 ) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.integer[Any]]]:
     """``(N, h)`` holes and ``(N, k)`` boards, or ``(1, k)`` for one board shared by every row."""
-    h = _as_rows("holes", holes, HOLE_SIZES)
+    h = read_rows(holes, "holes", HOLE_SIZES, "= 4, 5 or 6", one_row=True)
     if h.ndim != 2:
         raise ValueError(f"holes must be an (N, k) array with k = 4, 5 or 6, got shape {h.shape}")
-    b = _as_rows("boards", boards, OMAHA_BOARD_SIZES)
+    b = read_rows(boards, "boards", OMAHA_BOARD_SIZES, "= 3, 4 or 5", one_row=True)
     if b.ndim == 1:
         b = b[None, :]
     elif len(b) != len(h):
@@ -199,17 +184,6 @@ def _deals(
         except ValueError as e:
             raise ValueError(f"the board: {e}") from None
     return h, b, shared
-
-
-def _first_bad_row(h: npt.NDArray[np.integer[Any]], b: npt.NDArray[np.integer[Any]]) -> int:
-    """The first row with a card outside 0..51 or a card twice, or -1 (rows are ``(N, h)`` and ``(N or 1, k)``)."""
-    cards = np.hstack([h, np.broadcast_to(b, (len(h), b.shape[1]))])
-    out = (cards < 0) | (cards > 51)
-    bits = np.left_shift(np.uint64(1), np.where(out, 0, cards).astype(np.uint64))
-    # Distinct cards are distinct bits, whose sum is their OR.
-    twice = np.bitwise_or.reduce(bits, axis=1) != bits.sum(axis=1, dtype=np.uint64)
-    bad = out.any(axis=1) | twice
-    return int(np.argmax(bad)) if bad.any() else -1
 
 
 def _row_error(h: npt.NDArray[np.integer[Any]], b: npt.NDArray[np.integer[Any]], row: int) -> ValueError:
@@ -255,7 +229,7 @@ def _run(
     h, b, shared = _deals(holes, boards)
     for a in (h, b):
         if a.size and (a.min() < 0 or a.max() > 51):
-            raise _row_error(h, b, _first_bad_row(h, b))
+            raise _row_error(h, b, first_bad_row(np.hstack([h, np.broadcast_to(b, (len(h), b.shape[1]))])))
     h8, b8 = np.ascontiguousarray(h, dtype=np.uint8), np.ascontiguousarray(b, dtype=np.uint8)
     out = np.empty(len(h), dtype=dtype)
 

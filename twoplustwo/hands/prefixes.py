@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.hands.batch import as_hands, walk_batch
+from twoplustwo.hands.batch import walk_batch
+from twoplustwo.hands.rows import as_hands
 from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
 from twoplustwo.tables.default import get_tables

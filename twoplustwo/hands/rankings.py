@@ -18,9 +18,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.hands.prefixes import prefix
 from twoplustwo.hands.space import Cards
-from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.combos import N_COMBOS
@@ -50,9 +48,14 @@ def rank_hands(board: Cards, *, game: str = HOLDEM, tables: Tables | None = None
     cards = parse_cards(board)
     if len(cards) not in (3, 4, 5):
         raise ValueError(f"a board holds 3, 4 or 5 cards, got {len(cards)} ({format_cards(cards) or 'none'})")
-    t = get_tables(tables)
-    walked = prefix(cards, game=game, tables=t)
+    g = resolve(game, tables)
+    g.check_cards(cards)
+    # The board walked once, down the DAG of hands of two more cards.
+    layers = g.layer_views(len(cards) + 2)
+    node = 0
+    for depth, card in enumerate(cards):
+        node = layers[depth][node * 52 + card]
     out = np.zeros(N_COMBOS, dtype=np.uint16)
     held = sum(1 << c for c in cards)
-    resolve(game, t).walker.rank_combos(walked.node(len(cards) + 2), len(cards), held, out)
+    g.walker.rank_combos(node, len(cards), held, out)
     return out

@@ -2,7 +2,7 @@
 
 :class:`HandSpace` is one ``(n, include, dead)`` question of a game,
 checked: ordered iteration (:mod:`twoplustwo.hands.iterate`) and
-histograms (:mod:`twoplustwo.hands.histograms`) both stand on it.
+value counts (:mod:`twoplustwo.hands.value_counts`) both stand on it.
 
 >>> space = HandSpace(7, include="As Ah", dead="Kd Kc")
 >>> space.k, len(space.free), space.total
@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import CardLike, format_cards, parse_cards
 from twoplustwo.vocab.games import HOLDEM, Game, resolve
@@ -46,8 +45,9 @@ class HandSpace:
         g = resolve(game, tables) if game != HOLDEM else None
         inc, out = check_space(n, include, dead, g)
         self.n, self.include, self.dead = n, inc, out
-        self.tables = get_tables(tables)
-        self.game = g = resolve(game, self.tables)
+        # Resolved once: hold'em's after its cards are checked.
+        self.game = g = resolve(game, tables) if g is None else g
+        self.tables = g.tables
         taken = set(inc) | set(out)
         self.free = [c for c in g.deck if c not in taken]
         self.m = len(self.free)

@@ -1,15 +1,12 @@
 """Exact equity by enumeration: every deal of the players' combos with every board completion.
 
-:func:`twoplustwo.equity` parses and checks its input, then comes here when
-it enumerates. In hold'em on the C backend the boards are **counted**
-(:func:`count_showdowns`): each rank multiset of the missing cards is
-scored once, weighted by the ways the deck deals it, and the boards that
-can make a flush one suit and rank set at a time; range deals equal up to a
-renaming of the suits (:func:`suit_classes`) are counted once. With at most
-two cards to come, the deals of a call that hold the same hole ranks share
-their counts without flushes, and each deal then moves its flush boards. Elsewhere
-they are **listed**, by two routes that give the same counts (and that the
-tests hold the counting to):
+:func:`twoplustwo.equity` parses and checks its input, resolves the game
+once, then comes here when it enumerates: :func:`deals` for ranges,
+:func:`hands` for hands alone, each given the resolved game. In hold'em on
+the C backend the boards are **counted** (:mod:`twoplustwo.odds.counting`:
+each rank multiset of the missing cards scored once, one deal per suit
+class). Elsewhere they are **listed**, by two routes that give the same
+counts (and that the tests hold the counting to):
 
 * **Hands only** (:func:`list_hands`): each player's walk starts at the DAG node
   of their hole cards and the known board, and the missing board cards are
@@ -23,9 +20,13 @@ tests hold the counting to):
   the boards where all its combos are live. A board is thus walked once per
   combo, not once per deal.
 
+What enumerating will cost, before it runs, is :mod:`twoplustwo.odds.cost`'s.
+
+>>> from twoplustwo.vocab.games import resolve
 >>> from twoplustwo.vocab.ranges import parse_range
 >>> kings, aces = parse_range("KK"), parse_range("AA")
->>> found, weight = deals([(kings.combos, kings.weights), (aces.combos, aces.weights)], [0, 21, 30, 35], [])
+>>> players = [(kings.combos, kings.weights), (aces.combos, aces.weights)]
+>>> found, weight = deals(players, [0, 21, 30, 35], [], game=resolve("holdem"))
 >>> found.counts.sum(axis=0).tolist()  # per player: wins, ties, shares (KK vs AA on 2c 7d 9h Ts)
 [[72, 0, 181440], [1512, 0, 3810240]]
 >>> int(found.games.sum()), len(found.deals)  # 36 deals, 44 rivers each
@@ -34,7 +35,6 @@ tests hold the counting to):
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Sequence
 from itertools import combinations
@@ -44,29 +44,23 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.hands.isomorphism import PERM_CARDS
 from twoplustwo.kernels import pool
+from twoplustwo.odds import counting
 from twoplustwo.progress import progress
-from twoplustwo.tables.default import get_tables
-from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.combos import COMBO_ROW, COMBOS, combo_indices
-from twoplustwo.vocab.games import HOLDEM, resolve
+from twoplustwo.vocab.combos import combo_indices
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import Walker
+    from twoplustwo.vocab.games import Game
 
 __all__ = [
-    "CLASS_SAMPLE",
-    "COUNTED_STEP",
     "COUNTER_BYTES",
     "MAX_DEALS",
     "DealCounts",
     "board_cards",
     "completions",
     "count_deals",
-    "count_showdowns",
     "deals",
-    "estimate_classes",
     "find_deals",
     "hands",
     "layout",
@@ -74,8 +68,6 @@ __all__ = [
     "list_hands",
     "score_hands",
     "score_step",
-    "suit_classes",
-    "work",
 ]
 
 #: Most deals (tuples of combos, one per player) :func:`deals` enumerates;
@@ -92,14 +84,6 @@ _PARALLEL_MIN = 1 << 15
 # most this many from the rest, so a block's values (2 bytes per combo and
 # board) stay small; the first cards of a board fix its block.
 _BLOCK_DRAW = 3
-# Deals times their cost in rank multisets (_deal_cost) counted per call of the counting kernel: a few milliseconds.
-_COUNT_STEP = 50_000
-#: What counting costs (:func:`count_showdowns`) for one player on one rank multiset of the missing cards, in
-#: the board-combo steps of listing that :func:`work` estimates in: about 35 ns against a third of a
-#: nanosecond (heads-up and 3-way preflop ranges, one thread).
-COUNTED_STEP = 100
-#: Deals :func:`estimate_classes` looks at, at most (an even sample of them).
-CLASS_SAMPLE = 4096
 #: Player-boards scored per call of the kernel: tens of milliseconds, so
 #: that an interrupted enumeration stops soon, even on the calling thread.
 SCORE_STEP = 1 << 26
@@ -234,8 +218,7 @@ def deals(
     known: Sequence[int],
     dead: Sequence[int],
     *,
-    game: str = HOLDEM,
-    tables: Tables | None = None,
+    game: Game,
     threads: int | None = None,
     quiet: bool = False,
     found: npt.NDArray[np.intp] | None = None,
@@ -244,16 +227,17 @@ def deals(
 
     ``players`` gives each player's ``(n, 2)`` combos and ``(n,)`` weights;
     no combo may touch ``known`` or ``dead``, or hold a card outside
-    ``game``'s deck (the caller removes those).
+    ``game``'s deck (the caller removes those). ``game`` is the game as
+    the caller resolved it on its table set.
     Returns the :class:`DealCounts` and each deal's weight, the product of
     its combos' weights. Raises ``ValueError`` when no deal is compatible or
     there are more than :data:`MAX_DEALS`. A long run shows a progress bar
     of boards on a terminal unless ``quiet``. ``found`` is the deals
     :func:`find_deals` found already, if it did.
 
-    In hold'em on the C backend the deals are counted (:func:`count_showdowns`),
-    one of each class of deals equal up to a renaming of the suits
-    (:func:`suit_classes`); otherwise every board is listed (:func:`list_deals`).
+    In hold'em on the C backend the deals are counted
+    (:func:`~twoplustwo.odds.counting.count_classes`), one of each class of
+    deals equal up to a renaming of the suits; otherwise every board is listed (:func:`list_deals`).
     Both give the same counts. Memory: 24 bytes per player and deal and 8 per
     deal for the counts; listing may take more (see :func:`list_deals`).
     Ctrl-C (or a failure) stops every thread within one short step and
@@ -262,14 +246,13 @@ def deals(
     workers = pool.resolve_threads(threads)
     combos = [np.asarray(c, dtype=np.intp) for c, _ in players]
     found, weight = _weighted_deals(players, combos, found)
-    g = resolve(game, get_tables(tables))
     holes = np.empty((len(found), len(combos), 2), dtype=np.uint8)
     for i, c in enumerate(combos):
         holes[:, i] = c[found[:, i]]
-    counted = _count_classes(g.walker, holes, known, dead, workers, quiet)
+    counted = counting.count_classes(game.walker, holes, known, dead, workers, quiet)
     if counted is not None:
         return DealCounts(found, *counted), weight
-    return list_deals(players, known, dead, game=game, tables=tables, threads=workers, quiet=quiet, found=found)
+    return list_deals(players, known, dead, game=game, threads=workers, quiet=quiet, found=found)
 
 
 def _weighted_deals(
@@ -295,8 +278,7 @@ def list_deals(
     known: Sequence[int],
     dead: Sequence[int],
     *,
-    game: str = HOLDEM,
-    tables: Tables | None = None,
+    game: Game,
     threads: int | None = None,
     quiet: bool = False,
     found: npt.NDArray[np.intp] | None = None,
@@ -312,22 +294,20 @@ def list_deals(
     workers = pool.resolve_threads(threads)
     combos = [np.asarray(c, dtype=np.intp) for c, _ in players]
     found, weight = _weighted_deals(players, combos, found)
-    t = get_tables(tables)
-    g = resolve(game, t)
     # One row of values per distinct combo, whichever players hold it.
     ids = [combo_indices(c[:, 0], c[:, 1]) for c in combos]
     _, at, where = np.unique(np.concatenate(ids), return_index=True, return_inverse=True)
     offsets = np.cumsum([0] + [len(i) for i in ids])
     rows = np.stack([where[offsets[i] + found[:, i]] for i in range(len(combos))], axis=1).astype(np.int32)
     first = np.concatenate(combos)[at]
-    layers = g.layers(7)
+    layers = game.layers(7)
     known_cols = np.broadcast_to(np.asarray(known, dtype=np.intp), (len(first), len(known)))
     starts = _starts(layers, np.concatenate([first, known_cols], axis=1))
     held = _masks(first)
     n_deals, n_players = rows.shape
-    rest = board_cards(known, dead, g.deck)
+    rest = board_cards(known, dead, game.deck)
     missing = 5 - len(known)
-    walker = g.walker
+    walker = game.walker
     if missing == 0:
         values = np.ascontiguousarray(starts.astype(np.uint16)[:, None])  # after seven cards the node is the value
         counts = np.zeros((n_deals, n_players, 3), dtype=np.int64)
@@ -373,192 +353,6 @@ def list_deals(
     return DealCounts(found, sums[0], played[0]), weight
 
 
-def count_showdowns(
-    walker: Walker, holes: npt.NDArray[np.uint8], known: Sequence[int], dead: Sequence[int]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
-    """Exact counts of deals of whole hands by counting boards, or None where that does not serve.
-
-    ``holes`` is ``(deals, players, 2)``; returns ``(counts, games)`` as in
-    :class:`DealCounts`. None for another game than hold'em, for more than 9
-    players, or on the numpy backend (the C kernel alone counts): the
-    caller then lists the boards.
-
-    >>> from twoplustwo.tables.default import get_tables
-    >>> aces_kings = np.array([[[51, 50], [45, 44]]], dtype=np.uint8)  # AsAh vs KdKc
-    >>> counted = count_showdowns(get_tables().walker, aces_kings, [], [])
-    >>> counted is None or counted[0][0, :, :2].tolist() == [[1388072, 6538], [317694, 6538]]
-    True
-    """
-    if not 2 <= holes.shape[1] <= 9:
-        return None
-    counts = np.zeros((holes.shape[0], holes.shape[1], 3), dtype=np.int64)
-    games = np.zeros(holes.shape[0], dtype=np.int64)
-    cards = np.asarray(known, dtype=np.uint8), np.asarray(dead, dtype=np.uint8)
-    if not walker.count_showdowns(np.ascontiguousarray(holes), *cards, counts, games):
-        return None
-    return counts, games
-
-
-def _count_classes(
-    walker: Walker,
-    holes: npt.NDArray[np.uint8],
-    known: Sequence[int],
-    dead: Sequence[int],
-    workers: int,
-    quiet: bool,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
-    """:func:`count_showdowns` of one deal of each suit class, on ``workers`` threads, spread back to every deal."""
-    classes, inverse = _suit_classes(holes, known, dead)
-    n = len(classes)
-    # Steps of a few milliseconds, so that Ctrl-C stops the threads soon,
-    # and no more steps than the threads share evenly; threads only for
-    # work worth more than a step.
-    most = max(1, _COUNT_STEP // _deal_cost(5 - len(known), holes.shape[1]))
-    workers = min(workers, -(-n // most) if n > most else 1)
-    if workers == 1 and n <= most:
-        # One step, on the calling thread.
-        with progress(n, "deals", quiet=quiet) as update:
-            counted = count_showdowns(walker, classes, known, dead)
-            if counted is None:
-                return None
-            counts, games = counted
-            update(n)
-    else:
-        if count_showdowns(walker, classes[:0], known, dead) is None:  # asks whether the walker counts, for free
-            return None
-        counts = np.empty((n, holes.shape[1], 3), dtype=np.int64)
-        games = np.empty(n, dtype=np.int64)
-        # Steps of equal size, as many as a multiple of the threads, each
-        # taken by the first thread free. Deals differ in cost (suited
-        # cards have flushes to count) and like deals lie side by side, so
-        # a step takes every steps-th deal rather than a run of them (on
-        # "QQ+,AKs" vs "AK" the two runs' times differed by 8%, the two
-        # strided steps' by 4%).
-        steps = workers * -(-n // (most * workers))
-        todo = iter(range(steps))
-        taking = threading.Lock()
-        stop = threading.Event()
-
-        def part(_: int) -> None:
-            while not stop.is_set():
-                with taking:
-                    s = next(todo, steps)
-                if s == steps:
-                    return
-                counted = count_showdowns(walker, classes[s::steps], known, dead)
-                assert counted is not None  # as it was for no deal
-                counts[s::steps], games[s::steps] = counted
-                update(len(counted[1]))
-
-        with progress(n, "deals", quiet=quiet) as update:
-            pool.run(workers, part, range(workers), stop=stop)
-    if inverse is None:
-        return counts, games
-    return counts[inverse], games[inverse]
-
-
-def _deal_cost(missing: int, players: int) -> int:
-    """What counting one deal of ``players`` with ``missing`` board cards to come costs, in rank multisets scored.
-
-    A deal walks every multiset of the missing ranks. With at most two to
-    come the kernel scores each tuple of hole ranks once per call and then
-    a deal's flush boards alone: at most about five multisets' time per
-    player (a flush-heavy flop, every tuple new).
-    """
-    multisets = comb(12 + missing, missing)
-    return multisets if missing > 2 else min(multisets, 5 * players)
-
-
-def suit_classes(
-    holes: npt.NDArray[np.uint8], known: Sequence[int], dead: Sequence[int]
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.intp]]:
-    """The deals up to the renamings of suits that keep the board and the dead cards, and where each deal went.
-
-    ``holes`` is ``(deals, players, 2)``. Returns ``(classes, inverse)``: one
-    ``(classes, players, 2)`` deal per class (the least, as combo rows) and
-    each deal's class. Deals of one class have equal counts, player by
-    player, since renaming the suits maps their boards onto each other.
-
-    >>> aa = np.array([[[51, 50]], [[49, 48]], [[51, 48]]], dtype=np.uint8)  # AsAh, AdAc, AsAc
-    >>> classes, inverse = suit_classes(aa, [], [])
-    >>> len(classes), inverse.tolist()
-    (1, [0, 0, 0])
-    >>> len(suit_classes(aa, [50], [])[0])  # with Ah on the board: AsAh and AdAc differ
-    2
-    """
-    classes, inverse = _suit_classes(holes, known, dead)
-    return classes, np.arange(len(holes)) if inverse is None else inverse
-
-
-@functools.lru_cache(maxsize=256)
-def _renamings(known: tuple[int, ...], dead: tuple[int, ...]) -> npt.NDArray[np.integer[Any]]:
-    """The renamings of suits (rows of ``PERM_CARDS``, the identity first) that keep the sorted board and dead cards."""
-    keeps = np.ones(len(PERM_CARDS), dtype=bool)
-    for group in (np.array(known, dtype=np.uint8), np.array(dead, dtype=np.uint8)):
-        keeps &= (np.sort(PERM_CARDS[:, group], axis=1) == group).all(axis=1)
-    kept = PERM_CARDS[keeps]
-    kept.setflags(write=False)  # shared by every call with these cards
-    return kept
-
-
-def _suit_classes(
-    holes: npt.NDArray[np.uint8], known: Sequence[int], dead: Sequence[int]
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.intp] | None]:
-    """:func:`suit_classes`, with None for ``inverse`` when every deal is its own class, in order: ``holes``."""
-    cards = tuple(sorted(int(c) for c in known)), tuple(sorted(int(c) for c in dead))
-    renamings = _renamings(*cards)
-    if len(renamings) == 1:  # the identity alone
-        return holes, None
-    if holes.shape[1] <= 5:
-        return _suit_classes_by_key(_combo_renamings(*cards), holes)
-    least = None
-    for p in renamings:
-        mapped = p[holes]
-        rows = COMBO_ROW[mapped[..., 0], mapped[..., 1]]
-        if least is None:
-            least = rows
-            continue
-        # Keep each deal's lexicographically least image.
-        differ = rows != least
-        first = differ.argmax(axis=1)
-        at = np.arange(len(rows))
-        less = differ.any(axis=1) & (rows[at, first] < least[at, first])
-        least[less] = rows[less]
-    assert least is not None  # the identity keeps everything
-    classes, inverse = np.unique(least, axis=0, return_inverse=True)
-    return COMBOS[classes], inverse.reshape(-1)
-
-
-@functools.lru_cache(maxsize=256)
-def _combo_renamings(known: tuple[int, ...], dead: tuple[int, ...]) -> npt.NDArray[np.int64]:
-    """:func:`_renamings` as maps of combo rows, ``(renamings, 1326)``."""
-    renamings = _renamings(known, dead)
-    rows: npt.NDArray[np.int64] = COMBO_ROW[renamings[:, COMBOS[:, 0]], renamings[:, COMBOS[:, 1]]]
-    rows.setflags(write=False)  # shared by every call with these cards
-    return rows
-
-
-def _suit_classes_by_key(
-    renamings: npt.NDArray[np.int64], holes: npt.NDArray[np.uint8]
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.intp]]:
-    """:func:`_suit_classes` of at most five players, a deal's combo rows (11 bits each) read as one integer.
-
-    ``renamings`` map combo rows (:func:`_combo_renamings`). The first
-    player's row goes in the highest bits, so that the least integer is the
-    lexicographically least image; every renaming of a slice of deals at
-    once (this is time a second thread cannot share).
-    """
-    players = holes.shape[1]
-    shifts = 11 * np.arange(players - 1, -1, -1, dtype=np.int64)
-    rows = COMBO_ROW[holes[..., 0], holes[..., 1]]
-    least = np.empty(len(holes), dtype=np.int64)
-    step = max(1, (1 << 20) // (len(renamings) * players))
-    for a in range(0, len(holes), step):
-        least[a : a + step] = (renamings[:, rows[a : a + step]] << shifts).sum(axis=2).min(axis=0)
-    keys, inverse = np.unique(least, return_inverse=True)
-    return COMBOS[(keys[:, None] >> shifts) & 2047], inverse.reshape(-1)
-
-
 def score_step(
     walker: Walker,
     values: npt.NDArray[np.uint16],
@@ -579,8 +373,7 @@ def hands(
     known: Sequence[int],
     dead: Sequence[int],
     *,
-    game: str = HOLDEM,
-    tables: Tables | None = None,
+    game: Game,
     threads: int | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """Exact ``(games, wins, ties, units)`` per hand: every completion of ``known`` by cards no hand holds.
@@ -589,14 +382,11 @@ def hands(
     no card appears twice, that all are in ``game``'s deck and that enough
     cards are left.
     """
-    workers = pool.resolve_threads(threads)
-    t = get_tables(tables)
-    g = resolve(game, t)
-    counted = count_showdowns(g.walker, np.array([holes], dtype=np.uint8), known, dead)
+    counted = counting.count_showdowns(game.walker, np.array([holes], dtype=np.uint8), known, dead)
     if counted is not None:
         counts, games = counted
         return [(int(games[0]), int(w), int(t), int(u)) for w, t, u in counts[0]]
-    return list_hands(holes, known, dead, game=game, tables=t, threads=workers)
+    return list_hands(holes, known, dead, game=game, threads=threads)
 
 
 def list_hands(
@@ -604,16 +394,14 @@ def list_hands(
     known: Sequence[int],
     dead: Sequence[int],
     *,
-    game: str = HOLDEM,
-    tables: Tables | None = None,
+    game: Game,
     threads: int | None = None,
 ) -> list[tuple[int, int, int, int]]:
     """What :func:`hands` returns, by walking every board down the DAG: the route counting is tested against."""
     workers = pool.resolve_threads(threads)
-    g = resolve(game, get_tables(tables))
-    layers = g.layers(7)
+    layers = game.layers(7)
     starts = [int(s) for s in _starts(layers, np.array([h + list(known) for h in holes], dtype=np.intp))]
-    rest = board_cards(known, [*dead, *(c for h in holes for c in h)], g.deck)
+    rest = board_cards(known, [*dead, *(c for h in holes for c in h)], game.deck)
     missing = 5 - len(known)
     n_boards = comb(len(rest), missing)
     values = np.empty((len(holes), n_boards), dtype=np.uint16)
@@ -621,7 +409,7 @@ def list_hands(
         values[:, 0] = starts  # after seven cards the node is the value
     else:
         depth = 2 + len(known)
-        walker = g.walker
+        walker = game.walker
         free = np.array(rest, dtype=np.uint8)
 
         def walk(i: int) -> None:
@@ -630,77 +418,10 @@ def list_hands(
 
         # The walks release the GIL, so players run on all cores.
         pool.run(workers if n_boards >= _PARALLEL_MIN else 1, walk, range(len(starts)))
-    return score_hands(values, g.walker)
+    return score_hands(values, game.walker)
 
 
 def score_hands(values: npt.NDArray[np.uint16], walker: Walker) -> list[tuple[int, int, int, int]]:
     """Per-player ``(games, wins, ties, units)`` from the ``(players, boards)`` values, scored by ``walker``."""
     return [(values.shape[1], w, t, u) for w, t, u in walker.score(values)]
 
-
-def work(
-    players: Sequence[npt.NDArray[np.integer[Any]]],
-    known: Sequence[int],
-    dead: Sequence[int],
-    deck: Sequence[int] = range(52),
-    found: npt.NDArray[np.intp] | None = None,
-    *,
-    game: str = HOLDEM,
-    tables: Tables | None = None,
-) -> float:
-    """A cost estimate of :func:`deals` with the same ``game`` and ``tables``, on its route, in board-combo steps.
-
-    Listing (:func:`list_deals`) walks boards times (distinct combos + deals x players) board-combo steps, about
-    a third of a nanosecond each. Counting (hold'em on the C backend, :func:`count_showdowns`) scores one deal of
-    each suit class (:func:`suit_classes`), each player on each rank multiset of the missing cards
-    (:func:`_deal_cost`), at about :data:`COUNTED_STEP` board-combo steps each; the classes are estimated from a
-    sample of the deals (:func:`estimate_classes`). ``found`` is what :func:`find_deals` gave: the deals, or None for
-    more than the product of the ranges' sizes.
-
-    >>> from twoplustwo.tables.default import get_tables
-    >>> from twoplustwo.vocab.ranges import parse_range
-    >>> aa, anything = parse_range("AA").combos, parse_range("random").combos
-    >>> counts = count_showdowns(get_tables().walker, np.empty((0, 2, 2), dtype=np.uint8), [], []) is not None
-    >>> counted = 469 * comb(17, 5) * 2 * COUNTED_STEP  # 469 classes of the 7,350 deals, 6,188 multisets, 2 players
-    >>> listed = comb(52, 5) * (1326 + 7350 * 2)  # boards x (distinct combos + deals x players)
-    >>> round(work([anything, aa], [], [], found=find_deals([anything, aa]))) == (counted if counts else listed)
-    True
-    """
-    n_deals = prod(len(p) for p in players) if found is None else len(found)
-    walker = resolve(game, get_tables(tables)).walker
-    missing = 5 - len(known)
-    holes = np.empty((0, len(players), 2), dtype=np.uint8)
-    if count_showdowns(walker, holes, known, dead) is not None:  # the walker counts; asking costs nothing
-        classes = n_deals if found is None else estimate_classes(players, found, known, dead)
-        return classes * _deal_cost(missing, len(players)) * len(players) * COUNTED_STEP
-    boards = comb(len(board_cards(known, dead, deck)), missing)
-    distinct = len(np.unique(np.concatenate([combo_indices(p[:, 0], p[:, 1]) for p in players])))
-    return float(boards) * (distinct + n_deals * len(players))
-
-
-def estimate_classes(
-    players: Sequence[npt.NDArray[np.integer[Any]]],
-    found: npt.NDArray[np.intp],
-    known: Sequence[int],
-    dead: Sequence[int],
-) -> float:
-    """About how many suit classes :func:`suit_classes` makes of the deals ``found``, without making them.
-
-    Burnside's count, over the renamings of suits that keep the board, the dead cards and every player's
-    combos: the classes are the mean over those renamings of the deals each one leaves as they are, here
-    measured on an even sample of :data:`CLASS_SAMPLE` deals at most. On a whole sample it is the count of
-    :func:`suit_classes` when every renaming that takes one deal to another keeps each player's combos, as the
-    notation's ranges, ``"random"`` and single hands are kept; otherwise it may count more classes than there are.
-    """
-    if len(found) == 0:  # deals() then says so
-        return 0.0
-    renamings = _renamings(tuple(sorted(int(c) for c in known)), tuple(sorted(int(c) for c in dead)))
-    sample = found[:: -(-len(found) // CLASS_SAMPLE)]
-    kept = np.ones(len(renamings), dtype=bool)
-    left = np.ones((len(renamings), len(sample)), dtype=bool)  # each renaming: the sampled deals it leaves alone
-    for i, p in enumerate(players):
-        combos = np.asarray(p, dtype=np.intp)
-        rows = COMBO_ROW[renamings[:, combos[:, 0]], renamings[:, combos[:, 1]]]  # (renamings, combos)
-        kept &= (np.sort(rows, axis=1) == np.sort(rows[0])).all(axis=1)  # the identity comes first
-        left &= rows[:, sample[:, i]] == rows[0, sample[:, i]]
-    return float(len(found) * left[kept].mean(axis=1).sum() / kept.sum())

@@ -12,10 +12,11 @@ qualifying low, the high hands take the whole pot. A player with the best
 high alone beside a tied low gets three quarters, and so on
 (:func:`twoplustwo.kernels.showdown.hilo_shares`).
 
->>> hands = [[51, 46, 43, 1], [50, 47, 12, 8]]  # As Kh Qs 2d, Ah Ks 5c 4c
->>> [(g, w, t, round(e, 4)) for g, w, t, e in counts(hands, [2, 5, 9], [], hilo=False)]  # on 2h 3d 4d
+>>> from twoplustwo.vocab.games import resolve
+>>> hands, holdem = [[51, 46, 43, 1], [50, 47, 12, 8]], resolve("holdem")  # As Kh Qs 2d, Ah Ks 5c 4c
+>>> [(g, w, t, round(e, 4)) for g, w, t, e in counts(hands, [2, 5, 9], [], hilo=False, game=holdem)]  # on 2h 3d 4d
 [(820, 18, 96, 0.0805), (820, 706, 96, 0.9195)]
->>> [(g, w, t, round(e, 4)) for g, w, t, e in counts(hands, [2, 5, 9], [], hilo=True)]
+>>> [(g, w, t, round(e, 4)) for g, w, t, e in counts(hands, [2, 5, 9], [], hilo=True, game=holdem)]
 [(820, 0, 135, 0.0759), (820, 685, 135, 0.9241)]
 """
 
@@ -23,16 +24,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import comb
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
 from twoplustwo.kernels.draws import draw_index
-from twoplustwo.kernels.showdown import HILO_UNIT, SPLIT, hilo_shares, outcomes
+from twoplustwo.kernels.showdown import HILO_UNIT, hilo_shares, outcomes
+from twoplustwo.kernels.showdown import SPLIT as POT_UNITS
 from twoplustwo.odds import exact
-from twoplustwo.tables.default import get_tables
-from twoplustwo.tables.load import Tables
+
+if TYPE_CHECKING:
+    from twoplustwo.vocab.games import Game
 
 __all__ = ["boards", "counts"]
 
@@ -53,16 +57,17 @@ def counts(
     dead: Sequence[int],
     *,
     hilo: bool,
-    tables: Tables | None = None,
+    game: Game,
     threads: int | None = None,
 ) -> list[tuple[int, int, int, float]]:
     """Exact ``(games, wins, ties, equity)`` per Omaha hand over every completion of ``known``.
 
     ``wins`` counts the boards whose whole pot the player takes alone;
     ``ties`` those where they take part of it. The caller has checked the
-    cards and that enough are left.
+    cards and that enough are left, and resolved ``game``: hold'em, whose
+    tables Omaha plays on.
     """
-    t = get_tables(tables)
+    t = game.tables
     rest = exact.board_cards(known, [*dead, *(c for h in holes for c in h)])
     rows = boards(known, rest)
     n = len(rows)
@@ -70,6 +75,6 @@ def counts(
     tiled = [np.tile(np.array(h, np.uint8), (n, 1)) for h in holes]
     high = np.stack([evaluate_omaha_batch(h, rows, tables=t, threads=threads) for h in tiled])
     if not hilo:
-        return [(g, w, ties, u / (SPLIT * g)) for g, w, ties, u in exact.score_hands(high, t.walker)]
+        return [(g, w, ties, u / (POT_UNITS * g)) for g, w, ties, u in exact.score_hands(high, game.walker)]
     low = np.stack([evaluate_omaha_low_batch(h, rows, threads=threads) for h in tiled])
     return [(n, w, ties, u / (HILO_UNIT * n)) for w, ties, u in outcomes(hilo_shares(high, low), HILO_UNIT)]

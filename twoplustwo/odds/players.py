@@ -2,7 +2,7 @@
 
 :func:`parse_player` reads one player of :func:`twoplustwo.equity` (a hand,
 range notation or a :class:`~twoplustwo.Range`); :func:`check_players`
-checks players given as arrays, which :func:`twoplustwo.odds.sampled.monte_carlo`
+checks players given as arrays, which :func:`twoplustwo.odds.montecarlo.monte_carlo`
 takes. Both refuse a wrong number of players with :func:`check_count`.
 
 >>> p = parse_player(0, "QQ+,AKs", omaha=False)

@@ -51,6 +51,7 @@ from twoplustwo.progress import progress
 from twoplustwo.tables.default import get_tables, tables_at
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.combos import CLASS_ROWS, COMBOS, HAND_CLASSES, N_COMBOS
+from twoplustwo.vocab.games import HOLDEM, Game, resolve
 from twoplustwo.vocab.range_notation import class_combos, class_index
 
 __all__ = [
@@ -266,18 +267,18 @@ def _pair_keys(
     return np.where(swapped, best_ba, best_ab), swapped
 
 
-def _matchup_counts(keys: npt.NDArray[np.int64], tables: Tables) -> npt.NDArray[np.int64]:
+def _matchup_counts(keys: npt.NDArray[np.int64], holdem: Game) -> npt.NDArray[np.int64]:
     """(n, 3): the first combo's wins, the ties and the second's wins of each keyed deal, over every board.
 
     Counted in one call where the backend counts showdowns (C, hold'em),
-    else one :func:`~twoplustwo.equity` per deal.
+    else one exact enumeration (:func:`twoplustwo.odds.exact.hands`) per deal.
     """
     from twoplustwo.odds import exact
-    from twoplustwo.odds.calculate import equity
+    from twoplustwo.odds.counting import count_showdowns
 
     shifts = np.array([[18, 12], [6, 0]], dtype=np.int64)
     holes = ((keys[:, None, None] >> shifts) & 63).astype(np.uint8)
-    counted = exact.count_showdowns(tables.walker, holes, [], [])
+    counted = count_showdowns(holdem.walker, holes, [], [])
     if counted is not None:
         found, games = counted
         if (games != BOARDS_HEADS_UP).any():
@@ -287,16 +288,16 @@ def _matchup_counts(keys: npt.NDArray[np.int64], tables: Tables) -> npt.NDArray[
     for i, key in enumerate(keys.tolist()):
         x = [(key >> 18) & 63, (key >> 12) & 63]
         y = [(key >> 6) & 63, key & 63]
-        first, second = equity([x, y], tables=tables, threads=1)
-        if first.games != BOARDS_HEADS_UP:
-            raise AssertionError(f"equity() counted {first.games} boards, not {BOARDS_HEADS_UP}")
-        out[i] = int(first.wins), int(first.ties), int(second.wins)
+        first, second = exact.hands([x, y], [], [], game=holdem, threads=1)
+        if first[0] != BOARDS_HEADS_UP:
+            raise AssertionError(f"enumerated {first[0]} boards, not {BOARDS_HEADS_UP}")
+        out[i] = first[1], first[2], second[1]
     return out
 
 
 def _matchup_task(path: str, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """One executor task: :func:`_matchup_counts` with the tables loaded from ``path``."""
-    return _matchup_counts(keys, tables_at(path))
+    return _matchup_counts(keys, resolve(HOLDEM, tables_at(path)))
 
 
 def preflop_matchups(
@@ -319,9 +320,8 @@ def preflop_matchups(
 
     Deals equal up to a renaming of suits are computed once (the whole
     169 x 169 grid is about 47,000 of them): counted by rank multisets on
-    the C backend (:func:`twoplustwo.odds.exact.count_showdowns`, seconds
-    for the grid), one :func:`~twoplustwo.equity` call each on the numpy
-    one. ``threads``, ``executor`` and ``quiet`` work as in
+    the C backend (:func:`twoplustwo.odds.counting.count_showdowns`, seconds
+    for the grid), enumerated one by one on the numpy one. ``threads``, ``executor`` and ``quiet`` work as in
     :func:`preflop_vs_random`.
     """
     ids_a = _class_ids(classes_a, "classes_a")
@@ -352,7 +352,10 @@ def preflop_matchups(
     counts = np.empty((len(unique), 3), dtype=np.int64)
     spans = _spans(len(unique), _MATCHUP_BLOCK if ex is None else max(1, -(-len(unique) // _EXECUTOR_TASKS)))
     if ex is None:
-        parts = _run_local(workers, [functools.partial(_matchup_counts, unique[lo:hi], t) for lo, hi in spans], spans)
+        holdem = resolve(HOLDEM, t)
+        parts = _run_local(
+            workers, [functools.partial(_matchup_counts, unique[lo:hi], holdem) for lo, hi in spans], spans
+        )
     else:
         parts = _gather([ex.submit(_matchup_task, str(t.path), unique[lo:hi]) for lo, hi in spans], spans)
     with progress(len(unique), "deals", quiet=quiet) as bar:

@@ -1,6 +1,6 @@
 """Playing sampled games: deals drawn from the players' ranges, boards from the rest, pots split.
 
-:class:`Sampler` plays a batch of games for :func:`twoplustwo.odds.sampled.monte_carlo`
+:class:`Sampler` plays a batch of games for :func:`twoplustwo.odds.montecarlo.monte_carlo`
 and tallies them (:class:`Tally`); the same batch index and size always
 play the same games. Deals are drawn by whole-deal rejection, boards one
 card at a time from random bytes, and pots split by :mod:`twoplustwo.kernels.showdown`.
@@ -22,14 +22,14 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.hands.batch import evaluate_batch
+from twoplustwo.hands.batch import walk_batch
 from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
 from twoplustwo.kernels.sampling import RANDOM
-from twoplustwo.kernels.showdown import HILO_UNIT, SPLIT, hilo_shares, outcomes, shares
+from twoplustwo.kernels.showdown import HILO_UNIT, hilo_shares, outcomes, shares
+from twoplustwo.kernels.showdown import SPLIT as POT_UNITS
 from twoplustwo.odds.players import CheckedPlayer, any_deal
-from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.combos import COMBO_ROW, N_COMBOS
-from twoplustwo.vocab.games import HOLDEM
+from twoplustwo.vocab.games import HOLDEM, Game
 
 __all__ = ["MIN_ACCEPTANCE", "OMAHA", "Sampler", "Seat", "Tally", "hand_rows"]
 
@@ -126,14 +126,17 @@ class Sampler:
         board: list[int],
         dead: list[int],
         root: np.random.SeedSequence,
-        tables: Tables,
-        game: str = HOLDEM,
-        deck: Sequence[int] = range(52),
+        table_game: Game,
+        game: str | None = None,
     ) -> None:
         self.players = players
-        self.tables = tables
-        self.game = game
-        self.pot = HILO_UNIT if game == "omaha-hilo" else SPLIT
+        # The game as the caller resolved it, once: its deck, walker and tables
+        # (hold'em's for Omaha, ``game`` naming the Omaha variant).
+        self.table_game = table_game
+        self.tables = table_game.tables
+        self.game = game = table_game.name if game is None else game
+        deck = table_game.deck
+        self.pot = HILO_UNIT if game == "omaha-hilo" else POT_UNITS
         self.missing = 5 - len(board)
         # A single hand's cards are in every deal: leaving them out of the
         # deck saves redrawing the board cards that would hit them.
@@ -330,7 +333,8 @@ class Sampler:
         # One call for all players; the threads are spent on batches instead.
         # The rows hold distinct cards, yet checked: a checked batch of
         # hold'em hands reads the keyed tables, 3x the DAG walk on random hands.
-        values = evaluate_batch(hand_rows(words.ravel()), check=True, game=self.game, tables=self.tables, threads=1)
+        g = self.table_game
+        values = walk_batch(hand_rows(words.ravel()), g.layers(7), g.walker, check=True, game=g)
         return self._score(shares(values.reshape(len(players), n)), idx)
 
     def _whole_batches(self, first: int, sizes: Sequence[int], whole: _Whole) -> Tally:

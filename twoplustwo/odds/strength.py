@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 from twoplustwo.hands.indexer import HandIndexer
 from twoplustwo.hands.isomorphism import canonical_boards
+from twoplustwo.hands.rows import read_rows, twice
 from twoplustwo.kernels import pool
 from twoplustwo.odds.exact import completions
 from twoplustwo.tables.default import get_tables
@@ -47,7 +48,6 @@ from twoplustwo.tables.load import Tables
 from twoplustwo.tables.optional import STRENGTH_BINS
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.combos import CLASS_OF, CLASS_ROWS, COMBO_ROW, N_COMBOS
-from twoplustwo.vocab.inputs import int_array
 
 __all__ = ["OPPONENTS", "Strength", "StrengthArrays", "class_shares", "from_tables", "strength", "strength_batch"]
 
@@ -161,13 +161,12 @@ def strength_batch(
     n_bins = _check_bins(bins)
     if not len(h):
         return StrengthArrays(np.empty(0), np.empty(0), None if n_bins is None else np.empty((0, n_bins), np.int64))
-    if (h[:, 0] == h[:, 1]).any():
-        raise ValueError(f"hole {int(np.argmax(h[:, 0] == h[:, 1]))} holds a card twice")
-    cards = np.concatenate([h, b], axis=1)
-    ordered = np.sort(cards, axis=1)
-    twice = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
-    if twice.any():
-        raise ValueError(f"row {int(np.argmax(twice))} holds a card twice (hole and board)")
+    pairs = twice(h)
+    if pairs.any():
+        raise ValueError(f"hole {int(np.argmax(pairs))} holds a card twice")
+    shared = twice(np.concatenate([h, b], axis=1))
+    if shared.any():
+        raise ValueError(f"row {int(np.argmax(shared))} holds a card twice (hole and board)")
     t = get_tables(tables)
     read = from_tables(t, h, b, n_bins)
     if read is not None:
@@ -238,11 +237,7 @@ def from_tables(
 
 def _rows(a: npt.ArrayLike, what: str, widths: tuple[int, ...]) -> npt.NDArray[np.intp]:
     """``a`` read once into a private array of rows (an empty one is no rows of the first width), then checked."""
-    arr = int_array(a, what)
-    if arr.ndim == 1 and arr.size == 0:
-        arr = arr.reshape(0, widths[0])
-    if arr.ndim != 2 or arr.shape[1] not in widths:
-        raise ValueError(f"{what} must be an (N, k) array with k in {widths}, got shape {arr.shape}")
+    arr = read_rows(a, what, widths, f"in {widths}")
     if arr.size and (arr.min() < 0 or arr.max() > 51):
         raise ValueError(f"{what} must be card ints 0..51")
     return arr.astype(np.intp)

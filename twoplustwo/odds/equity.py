@@ -34,14 +34,16 @@ import numpy.typing as npt
 
 from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
-from twoplustwo.kernels.showdown import SPLIT
+from twoplustwo.kernels.showdown import SPLIT as POT_UNITS
 from twoplustwo.odds import exact
+from twoplustwo.odds.cost import work
+from twoplustwo.odds.montecarlo import Stopping, check_stopping, sample
 from twoplustwo.odds.players import MAX_PLAYERS, CheckedPlayer, check_count, parse_player, without
+from twoplustwo.odds.request import Request
 from twoplustwo.odds.results import EquityResults, PlayerEquity, equity_table
-from twoplustwo.odds.sampled import check_stopping
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import check_disjoint, parse_cards
-from twoplustwo.vocab.games import GAMES, HOLDEM, resolve
+from twoplustwo.vocab.games import GAMES, HOLDEM, Game, resolve
 from twoplustwo.vocab.ranges import Range
 
 __all__ = [
@@ -59,7 +61,7 @@ __all__ = [
 #: The values ``method=`` takes.
 METHODS = ("auto", "exact", "monte-carlo")
 #: ``method="auto"`` enumerates ranges exactly when the work of the route
-#: enumeration takes (:func:`twoplustwo.odds.exact.work`) is at most this:
+#: enumeration takes (:func:`twoplustwo.odds.cost.work`) is at most this:
 #: about a second on one core. Listing, boards times (distinct combos +
 #: compatible deals x players); counting (hold'em on the C backend), each
 #: suit class of deals times the rank multisets of the missing cards and
@@ -78,13 +80,13 @@ EQUITY_GAMES = (*GAMES, "omaha", "omaha-hilo")
 Player = Cards | Range
 
 
-def _check_method(method: object, stderr: object, samples: object, seed: object) -> None:
+def _check_method(method: object, stderr: object, samples: object, seed: object) -> Stopping:
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))}, got {method!r}")
     if method == "exact" and (stderr is not None or samples is not None or seed is not None):
         raise ValueError("stderr, samples and seed are for Monte Carlo; method='exact' takes none of them")
     # Before "auto" chooses: a bad one is refused even where it then enumerates.
-    check_stopping(stderr, samples, seed)
+    return check_stopping(stderr, samples, seed)
 
 
 def equity(
@@ -122,7 +124,7 @@ def equity(
     player with no card shared, with every completion of the board, each
     counted once and weighted by the product of its combos' weights.
     ``method="monte-carlo"`` samples games from the same distribution
-    (:mod:`twoplustwo.odds.sampled`), reproducibly for a given ``seed``, until
+    (:mod:`twoplustwo.odds.montecarlo`), reproducibly for a given ``seed``, until
     every player's standard error is at most ``stderr`` or after
     ``samples`` games. ``method="auto"`` (the default) enumerates hands
     always, and ranges when the work is at most :data:`AUTO_EXACT_WORK`;
@@ -161,7 +163,7 @@ def equity(
 'A5s-A2s', a hand like 'AhKh', or 'random'
     """
     workers = pool.resolve_threads(threads)
-    _check_method(method, stderr, samples, seed)
+    stopping = _check_method(method, stderr, samples, seed)
     if not isinstance(game, str) or game not in EQUITY_GAMES:
         shown = repr(game) if isinstance(game, str) else type(game).__name__
         raise ValueError(f"equity plays {', '.join(EQUITY_GAMES)}; got game {shown}")
@@ -178,13 +180,13 @@ def equity(
     out = parse_cards(dead)
     fixed = [(f"hand {i + 1}", p.combos[0].tolist()) for i, p in enumerate(parsed) if not p.ranged]
     check_disjoint(fixed + [("the board", known), ("the dead cards", out)])
-    deck = range(52)
+    g: Game | None = None
     if not omaha and game != HOLDEM:
         # A short-deck game's deck comes from its tables, loaded here.
         g = resolve(game, tables)
-        deck = g.deck
         for what, cards in fixed + [("the board", known), ("the dead cards", out)]:
             g.check_cards(cards, f"{what}: card")
+    deck = range(52) if g is None else g.deck
     taken = {c for _, h in fixed for c in h} | set(known) | set(out) | set(range(deck.start))
     parsed = [without(i, p, taken, game) if p.ranged else p for i, p in enumerate(parsed)]
     rest = len(deck) - len((set(known) | set(out)) & set(deck))
@@ -192,95 +194,62 @@ def equity(
     missing = 5 - len(known)
     if rest - held < missing:
         raise ValueError(f"only {rest - held} cards left after the hands, the board needs {missing} more")
+    # Resolved once, after every check of the cards: the routes below take the game as it is.
+    if g is None:
+        g = resolve(HOLDEM, tables)
+    request = Request(parsed, known, out, g, game, workers, quiet)
     if omaha:
-        return EquityResults(_omaha(parsed, known, out, game, method, stderr, samples, seed, tables, workers, quiet))
+        return EquityResults(_omaha(request, method, stopping))
+    return EquityResults(_table_game(request, method, stopping))
+
+
+def _table_game(request: Request, method: str, stopping: Stopping) -> list[PlayerEquity]:
+    """Equity in a game of the tables (hold'em, short deck): enumerated when small enough (or asked), else sampled."""
+    parsed, known, out, g = request.players, request.board, request.dead, request.game
     combos = [p.combos for p in parsed]
-    ranged = any(p.ranged for p in parsed)
+    ranged = request.ranged
     # The deals are enumerated once: for the cost estimate, then for the counts.
     found = exact.find_deals(combos) if ranged and method == "auto" else None
     if method == "auto":
-        small = not ranged or exact.work(combos, known, out, deck, found, game=game, tables=tables) <= AUTO_EXACT_WORK
+        small = not ranged or work(combos, known, out, found, game=g) <= AUTO_EXACT_WORK
         method = "exact" if small else "monte-carlo"
     if method == "monte-carlo":
-        return EquityResults(_sample(parsed, known, out, game, stderr, samples, seed, tables, workers, quiet))
+        return sample(request, stopping)
     if not ranged:
-        holes = [p.combos[0].tolist() for p in parsed]
-        counts = exact.hands(holes, known, out, game=game, tables=tables, threads=workers)
-        return EquityResults([
-            PlayerEquity(p.label, games, wins, ties, units / (SPLIT * games))
+        counts = exact.hands(request.holes(), known, out, game=g, threads=request.workers)
+        return [
+            PlayerEquity(p.label, games, wins, ties, units / (POT_UNITS * games))
             for p, (games, wins, ties, units) in zip(parsed, counts)
-        ])
+        ]
     dealt, weight = exact.deals(
         [(p.combos, p.weights) for p in parsed],
         known,
         out,
-        game=game,
-        tables=tables,
-        threads=workers,
-        quiet=quiet,
+        game=g,
+        threads=request.workers,
+        quiet=request.quiet,
         found=found,
     )
-    return EquityResults(_results(parsed, dealt, weight))
+    return _results(parsed, dealt, weight)
 
 
-def _sample(
-    parsed: list[CheckedPlayer],
-    known: list[int],
-    out: list[int],
-    game: str,
-    stderr: float | None,
-    samples: int | None,
-    seed: int | None,
-    tables: Tables | None,
-    workers: int,
-    quiet: bool,
-) -> list[PlayerEquity]:
-    """Monte Carlo equity (:mod:`twoplustwo.odds.sampled`) of the checked players."""
-    from twoplustwo.odds.sampled import monte_carlo
-
-    return monte_carlo(
-        [(p.combos, p.weights) for p in parsed],
-        [p.label for p in parsed],
-        [p.ranged for p in parsed],
-        known,
-        out,
-        stderr=stderr,
-        samples=samples,
-        seed=seed,
-        game=game,
-        tables=tables,
-        threads=workers,
-        quiet=quiet,
-    )
-
-
-def _omaha(
-    parsed: list[CheckedPlayer],
-    known: list[int],
-    out: list[int],
-    game: str,
-    method: str,
-    stderr: float | None,
-    samples: int | None,
-    seed: int | None,
-    tables: Tables | None,
-    workers: int,
-    quiet: bool,
-) -> list[PlayerEquity]:
+def _omaha(request: Request, method: str, stopping: Stopping) -> list[PlayerEquity]:
     """Omaha equity of hands: enumerated when small enough (or asked), else sampled."""
     from math import comb
 
     from twoplustwo.odds import omaha as omaha_equity
 
-    holes = [p.combos[0].tolist() for p in parsed]
+    holes = request.holes()
+    known, out = request.board, request.dead
     if method == "auto":
         rest = 52 - len(known) - len(out) - sum(len(h) for h in holes)
-        work = comb(rest, 5 - len(known)) * sum(comb(len(h), 2) for h in holes)
-        method = "exact" if work <= AUTO_OMAHA_WORK else "monte-carlo"
+        cost = comb(rest, 5 - len(known)) * sum(comb(len(h), 2) for h in holes)
+        method = "exact" if cost <= AUTO_OMAHA_WORK else "monte-carlo"
     if method == "monte-carlo":
-        return _sample(parsed, known, out, game, stderr, samples, seed, tables, workers, quiet)
-    counts = omaha_equity.counts(holes, known, out, hilo=game == "omaha-hilo", tables=tables, threads=workers)
-    return [PlayerEquity(p.label, *c) for p, c in zip(parsed, counts)]
+        return sample(request, stopping)
+    hilo = request.variant == "omaha-hilo"
+    counts = omaha_equity.counts(holes, known, out, hilo=hilo, game=request.game, threads=request.workers)
+    return [PlayerEquity(p.label, *c) for p, c in zip(request.players, counts)]
 
 
 def _results(
@@ -312,9 +281,9 @@ def _results(
             combo_games = np.bincount(column, combo_games_of, minlength=len(p.combos))
             combo_units = np.bincount(column, combo_units_of, minlength=len(p.combos))
             with np.errstate(invalid="ignore", divide="ignore"):
-                combo_equity = combo_units / (SPLIT * combo_games)
+                combo_equity = combo_units / (POT_UNITS * combo_games)
             extra = {"combos": p.combos, "combo_games": combo_games, "combo_equity": combo_equity}
         results.append(
-            PlayerEquity(p.label, all_games, wins, ties, units / (SPLIT * all_games), 0.0, **extra)
+            PlayerEquity(p.label, all_games, wins, ties, units / (POT_UNITS * all_games), 0.0, **extra)
         )
     return results

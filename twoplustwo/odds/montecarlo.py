@@ -62,10 +62,10 @@ import numpy.typing as npt
 
 from twoplustwo.kernels import pool
 from twoplustwo.odds.players import check_players
+from twoplustwo.odds.request import Request
 from twoplustwo.odds.results import PlayerEquity
 from twoplustwo.odds.sampler import MIN_ACCEPTANCE, OMAHA, Sampler, Seat, Tally
 from twoplustwo.progress import progress
-from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.games import GAMES, HOLDEM, resolve
 
@@ -75,8 +75,10 @@ __all__ = [
     "MAX_SAMPLES",
     "MIN_ACCEPTANCE",
     "MIN_SAMPLES",
+    "Stopping",
     "check_stopping",
     "monte_carlo",
+    "sample",
 ]
 
 #: The stderr target (of every player's equity) when neither ``stderr`` nor ``samples`` is given.
@@ -119,20 +121,21 @@ def _check_count(name: str, value: object, least: int) -> int | None:
     return int(n)
 
 
-def _check_game(game: object, tables: Tables | None) -> tuple[str, Sequence[int]]:
-    """``game`` checked, as the plain name a str subclass of it may stand for, with its deck."""
+def _check_game(game: object) -> str:
+    """``game`` checked, as the plain name a str subclass of it may stand for."""
     if isinstance(game, str) and game in OMAHA:
-        return OMAHA[OMAHA.index(game)], range(52)
+        return OMAHA[OMAHA.index(game)]
     if not isinstance(game, str) or game not in GAMES:
         shown = repr(game) if isinstance(game, str) else type(game).__name__
         raise ValueError(f"game must be one of {', '.join((*GAMES, *OMAHA))}, got {shown}")
-    if game == HOLDEM:
-        return HOLDEM, range(52)
-    g = resolve(game, tables)
-    return g.name, g.deck
+    return GAMES[GAMES.index(game)]
 
 
-def check_stopping(stderr: object, samples: object, seed: object) -> tuple[float | None, int | None, int | None]:
+#: ``stderr``, ``samples`` and ``seed`` checked (:func:`check_stopping`).
+Stopping = tuple[float | None, int | None, int | None]
+
+
+def check_stopping(stderr: object, samples: object, seed: object) -> Stopping:
     """``stderr``, ``samples`` and ``seed`` checked as :func:`monte_carlo` takes them, as a float and ints.
 
     Every caller that may sample checks them here before it chooses how to
@@ -200,23 +203,40 @@ def monte_carlo(
     are left to deal.
     """
     workers = pool.resolve_threads(threads)
-    target, cap, first = check_stopping(stderr, samples, seed)
+    stopping = check_stopping(stderr, samples, seed)
+    variant = _check_game(game)
+    # Another game's deck comes from its tables; hold'em's (and Omaha's)
+    # cards are checked before any table is loaded.
+    table_game = HOLDEM if variant in OMAHA else variant
+    g = resolve(table_game, tables) if table_game != HOLDEM else None
+    known = [int(c) for c in board]
+    out = [int(c) for c in dead]
+    deck = range(52) if g is None else g.deck
+    checked = check_players(players, labels, ranged, [*known, *out], variant in OMAHA, deck)
+    if g is None:
+        g = resolve(HOLDEM, tables)
+    return sample(Request(checked, known, out, g, variant, workers, quiet), stopping)
+
+
+def sample(request: Request, stopping: Stopping) -> list[PlayerEquity]:
+    """Monte Carlo equity of a checked :class:`~twoplustwo.odds.request.Request`, stopped as ``stopping`` says.
+
+    What :func:`monte_carlo` returns, for players and stopping rules already
+    checked (:func:`twoplustwo.equity` checks them once and comes here).
+    """
+    target, cap, first = stopping
     root = np.random.SeedSequence(first)
     if target is None and cap is None:
         target = DEFAULT_STDERR
     if cap is None:
         cap = MAX_SAMPLES
-    game, deck = _check_game(game, tables)
-    known = [int(c) for c in board]
-    out = [int(c) for c in dead]
-    checked = check_players(players, labels, ranged, [*known, *out], game in OMAHA, deck)
-    people = [Seat(p) for p in checked]
-    sampler = Sampler(people, known, out, root, get_tables(tables), game, deck)
+    people = [Seat(p) for p in request.players]
+    sampler = Sampler(people, request.board, request.dead, root, request.game, request.variant)
 
     total = Tally(people, sampler.pot)
-    with progress(cap if target is None else None, "games", quiet=quiet) as update:
-        sample_rounds(sampler, total, workers, cap, target, update)
-    return _results(total, people, labels)
+    with progress(cap if target is None else None, "games", quiet=request.quiet) as update:
+        sample_rounds(sampler, total, request.workers, cap, target, update)
+    return _results(total, people, request.labels)
 
 
 def sample_rounds(

@@ -1,0 +1,48 @@
+"""Each public call of hands/ resolves its game once: its internals take the game as resolved."""
+
+from __future__ import annotations
+
+import pytest
+
+import twoplustwo.hands.batch
+import twoplustwo.hands.iterate
+import twoplustwo.hands.prefixes
+import twoplustwo.hands.rankings
+import twoplustwo.hands.single
+import twoplustwo.hands.space
+import twoplustwo.hands.value_counts  # noqa: F401  (every module that may resolve, imported before counting)
+from tests.resolving import count_resolves
+from twoplustwo.hands.batch import best_five
+from twoplustwo.hands.rankings import rank_hands
+from twoplustwo.hands.space import HandSpace
+from twoplustwo.hands.value_counts import histogram
+from twoplustwo.vocab.cards import format_cards
+from twoplustwo.vocab.combos import combo_index
+
+
+@pytest.fixture
+def resolved(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    return count_resolves(monkeypatch)
+
+
+@pytest.mark.parametrize("game", ["holdem", "short-deck"])
+def test_rank_hands_resolves_once(resolved: list[str], game: str) -> None:
+    values = rank_hands("Ts Js Qs", game=game)
+    assert values[combo_index("As", "Ks")] == (7462 if game == "holdem" else 1404)  # the royal flush
+    assert resolved == [game]
+
+
+def test_best_five_resolves_at_most_twice(resolved: list[str]) -> None:
+    # Once for its fives, once in the evaluate() that checks the whole hand: not once per five.
+    assert format_cards(best_five("Ac 6d 7h 8s 9c 9d 9h", game="short-deck-classic")) == "Ac 6d 7h 8s 9c"
+    assert resolved == ["short-deck-classic"] * 2
+
+
+@pytest.mark.parametrize("game", ["holdem", "short-deck"])
+def test_a_hand_space_resolves_once(resolved: list[str], game: str) -> None:
+    space = HandSpace(5, include="As Ks", game=game)
+    assert space.total == (50 * 49 * 48 // 6 if game == "holdem" else 34 * 33 * 32 // 6)
+    assert resolved == [game]
+    resolved.clear()
+    assert int(histogram(5, include="As Ks Qs Js", game=game)[1404 if game != "holdem" else 7462]) == 1
+    assert resolved == [game]
