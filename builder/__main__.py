@@ -169,7 +169,7 @@ def _unraisable(u: sys.UnraisableHookArgs) -> None:
 
 
 def take_interrupts() -> None:
-    """Take SIGINT as :func:`_program` says (unless it is ignored), and unblock it."""
+    """Take SIGINT as :func:`program` says (unless it is ignored), and unblock it."""
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _interrupted)
         sys.unraisablehook = _unraisable
@@ -177,7 +177,7 @@ def take_interrupts() -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-def _program() -> int:
+def program() -> int:
     """:func:`main` as the program: Ctrl-C at any moment is one line on stderr and exit 130.
 
     The ``twoplustwo`` command starts this program with SIGINT blocked, so
@@ -200,4 +200,4 @@ def _program() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_program())
+    sys.exit(program())

@@ -50,7 +50,7 @@ def test_sigints_during_the_exit_leave_the_exit_code_130() -> None:
     # pause from the moment the program's main runs until the process is gone.
     code = """
         import sys, time
-        from twoplustwo_builder import __main__ as program
+        from twoplustwo_builder import __main__ as builder
 
         def main():
             try:
@@ -61,8 +61,8 @@ def test_sigints_during_the_exit_leave_the_exit_code_130() -> None:
                 print("build interrupted", file=sys.stderr)
                 return 130
 
-        program.main = main
-        sys.exit(program._program())
+        builder.main = main
+        sys.exit(builder.program())
     """
     for _ in range(3):
         proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE,

@@ -602,7 +602,6 @@ LONG_FOR_NOW = {
     "twoplustwo/kernels/c/indexer.c",
     "twoplustwo/kernels/c/transport.c",
     "twoplustwo/kernels/reference.py",
-    "twoplustwo/odds/exact.py",
 }
 
 

@@ -177,7 +177,7 @@ def _run_builder(argv: list[str]) -> int:
     child = None
     try:
         # Blocked in the child from its start, until its main can report an interrupt in one line (its
-        # _program): a Ctrl-C while it imports then waits, pending, instead of printing a traceback.
+        # program): a Ctrl-C while it imports then waits, pending, instead of printing a traceback.
         old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if block else set()
         try:
             child = subprocess.Popen(argv)
