@@ -17,7 +17,7 @@ from tests.racing import every_moment, race
 from twoplustwo import HandIndexer, backend, format_cards
 from twoplustwo.hands.isomorphism import PERM_CARDS
 from twoplustwo.kernels.choice import ENV_VAR, chosen, extension
-from twoplustwo.kernels.indexing import plan
+from twoplustwo.vocab.indexing import plan
 
 #: Hold'em's configurations, and others that stress the layout: many
 #: rounds, one big round, groups of equal suits.

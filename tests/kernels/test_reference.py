@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from twoplustwo.kernels import reference, showdown
+from twoplustwo.kernels import numpy as numpy_backend
+from twoplustwo.kernels import pots
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import parse_cards
 from twoplustwo.vocab.games import resolve
@@ -55,7 +56,7 @@ def same(c: Any, ref: Any, method: str, *args: Any, outs: tuple[int, ...] = (), 
 @pytest.fixture
 def walkers(both: tuple[Tables, Tables]) -> tuple[Any, Any]:
     c, ref = both
-    assert isinstance(ref.walker, reference.Walker) and isinstance(c.walker, _core.Walker)
+    assert isinstance(ref.walker, numpy_backend.Walker) and isinstance(c.walker, _core.Walker)
     return c.walker, ref.walker
 
 
@@ -344,13 +345,13 @@ def test_omaha(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) -> None:
             for h, b in zip(holes[:50].tolist(), boards[:50].tolist()):
                 assert c.omaha(h, b) == ref.omaha(h, b) == ref.omaha(tuple(h), tuple(b)) is not None
             same(c, ref, "omaha_rows", holes, boards, np.zeros(len(holes), U16), outs=(2,))
-            same(_core, reference, "omaha_low_rows", holes, boards, np.zeros(len(holes), U8), outs=(2,))
+            same(_core, numpy_backend, "omaha_low_rows", holes, boards, np.zeros(len(holes), U8), outs=(2,))
             shared = holes[~np.isin(holes, boards[0]).any(axis=1)]
             same(c, ref, "omaha_rows", shared, boards[:1], np.zeros(len(shared), U16), outs=(2,))
             bad = holes.copy()
             bad[321, 1] = bad[321, 0]
             same(c, ref, "omaha_rows", bad, boards, np.zeros(len(holes), U16), compare_out=False)
-            same(_core, reference, "omaha_low_rows", bad, boards, np.zeros(len(holes), U8), compare_out=False)
+            same(_core, numpy_backend, "omaha_low_rows", bad, boards, np.zeros(len(holes), U8), compare_out=False)
     for h, b in (([0, 1, 2], [4, 5, 6]), ([0, 1, 2, 3], [3, 5, 6]), ([0, 1, 2, 3], [4, 5]), ([0, 1, 2, 3], [4, 5, 60])):
         assert c.omaha(h, b) is None and ref.omaha(h, b) is None
     holes, boards = hands(3, 4, 1), hands(3, 5, 2)
@@ -360,7 +361,7 @@ def test_omaha(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) -> None:
         (holes, boards[:2], np.zeros(3, U16)),
     ]:
         same(c, ref, "omaha_rows", *args, compare_out=False)
-    same(_core, reference, "omaha_low_rows", holes, boards, np.zeros(3, U16), compare_out=False)
+    same(_core, numpy_backend, "omaha_low_rows", holes, boards, np.zeros(3, U16), compare_out=False)
     same(*game_walkers, "omaha", [51, 47, 43, 39], [35, 31, 27])
     same(*game_walkers, "omaha_rows", holes, boards, np.zeros(3, U16), compare_out=False)
 
@@ -379,5 +380,5 @@ def test_the_walkers_are_made_alike(walkers: tuple[Any, Any]) -> None:
 
 def test_one_pot_unit() -> None:
     # The C core splits pots in the same units as showdown.py, its numpy twin and the one home of pot splitting.
-    assert getattr(_core, "SPLIT", showdown.SPLIT) == showdown.SPLIT == 2520
-    assert showdown.SHARES.tolist() == [0] + [showdown.SPLIT // k for k in range(1, 10)]
+    assert getattr(_core, "SPLIT", pots.SPLIT) == pots.SPLIT == 2520
+    assert pots.SHARES.tolist() == [0] + [pots.SPLIT // k for k in range(1, 10)]

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from twoplustwo.hands.single import evaluate
 from twoplustwo.kernels import pool
-from twoplustwo.kernels.arrays import walk_columns
+from twoplustwo.kernels.columns import walk_columns
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.format import TableError
 from twoplustwo.tables.load import Tables

@@ -18,7 +18,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.kernels.draws import draw_index
+from twoplustwo.vocab.draws import draw_index
 
 __all__ = ["CARDS", "N_CANONICAL_BOARDS", "PERM_CARDS", "SUIT_PERMS", "canonical_boards"]
 

@@ -10,7 +10,7 @@ In hi/lo the pot splits into a high half and a low half. The best high
 hands share the high half, the best qualifying lows the low half; with no
 qualifying low, the high hands take the whole pot. A player with the best
 high alone beside a tied low gets three quarters, and so on
-(:func:`twoplustwo.kernels.showdown.hilo_shares`).
+(:func:`twoplustwo.kernels.pots.hilo_shares`).
 
 >>> hands = [[51, 46, 43, 1], [50, 47, 12, 8]]  # As Kh Qs 2d, Ah Ks 5c 4c
 >>> [(g, w, t, round(e, 4)) for g, w, t, e in counts(hands, [2, 5, 9], [], hilo=False)]  # on 2h 3d 4d
@@ -28,11 +28,11 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
-from twoplustwo.kernels.draws import draw_index
-from twoplustwo.kernels.showdown import HILO_UNIT, SPLIT, hilo_shares, outcomes
+from twoplustwo.kernels.pots import HILO_UNIT, SPLIT, hilo_shares, outcomes
 from twoplustwo.odds import exact
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
+from twoplustwo.vocab.draws import draw_index
 
 __all__ = ["boards", "counts"]
 

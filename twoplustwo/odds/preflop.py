@@ -9,7 +9,7 @@ PokerStove's hour: the boards are enumerated once, up to suit isomorphism
 (134,459 boards stand for all 2,598,960), every combo is valued on each,
 and the opponents a combo beats are counted, card removal included, from
 the combos in order of value (the walker's ``count_vs_random``: a C sweep,
-or the numpy reference of :mod:`twoplustwo.kernels.versus`).
+or the numpy reference of :mod:`twoplustwo.kernels.numpy.versus`).
 
 :func:`preflop_matchups` gives the heads-up grid, one :func:`~twoplustwo.equity`
 per deal of two combos up to suit isomorphism:

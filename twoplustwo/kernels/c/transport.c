@@ -1,6 +1,6 @@
 /* The earth mover's distance between histograms over a set of ground points,
  * for k-means of potential-aware buckets: the twin of the numpy function
- * transport_rows of twoplustwo.kernels.clustering. Moving one unit of mass
+ * transport_rows of twoplustwo.kernels.numpy.transport. Moving one unit of mass
  * from ground point i to j costs the L1 distance between their rows of
  * `ground`, and the distance between two histograms of equal mass is the
  * least cost of moving one onto the other: a transportation problem, solved

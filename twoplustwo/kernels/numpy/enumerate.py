@@ -1,95 +1,53 @@
-"""The numpy loops of the reference walker (:mod:`twoplustwo.kernels.reference`), its arguments checked.
+"""Every hand or board of a kind, walked with shared prefixes walked once: the numpy twin of ``kernels/c/enumerate.c``.
 
-Each function twins a C kernel of ``kernels/c/``: whole columns of cards go
-down the layers together, one ``take`` per layer, so every lookup of a
-layer is one vectorised pass.
+``draw_values`` (each draw completing a dag7 walk), ``fill_ordered`` (every
+hand in lexicographic order, for ``iter_hands``), ``range_values`` (each
+combo of a range on every board of a block, for exact range equity) and
+``rank_combos`` (each two-card combo finishing a walk, for rankings): the
+numpy walker's methods of those names, each checking its arguments as C
+does. The draws themselves are listed by :mod:`twoplustwo.kernels.numpy.draws`.
 
+>>> from twoplustwo.kernels.numpy import DAGS, Walker
 >>> from twoplustwo.tables.default import get_tables
->>> walk_columns(get_tables().layers("dag5"), np.array([[51], [47], [43], [39], [35]])).tolist()
-[7462]
+>>> t = get_tables()
+>>> w = Walker(*[[t.buffers[f"{d}/layer{k}"] for k in range(1, n + 1)] for d, n in DAGS], t.buffers["dag7/value5"],
+...            t.buffers["dag7/value6"])
+>>> node = 0
+>>> for depth, card in enumerate([51, 47, 43, 39, 35]):  # As Ks Qs Js Ts
+...     node = int(w.layers(7)[depth][node * 52 + card])
+>>> out = np.empty(3, dtype=np.uint16)  # the draws 2c 2d, 2c 2h, 2d 2h: a royal flush each time
+>>> draw_values(w, node, 5, np.array([0, 1, 2], dtype=np.uint8), out)
+>>> out.tolist()
+[7462, 7462, 7462]
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
-from itertools import combinations
-from typing import Any
+from math import comb
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.kernels import pool
-from twoplustwo.kernels.draws import MAX_DRAW, Draws, draw_index
-from twoplustwo.vocab.lows import LOW_BIT, LOW_VALUE
+from twoplustwo.kernels.numpy.args import ALL_CARDS, array, long, mask, sorted_cards
+from twoplustwo.kernels.numpy.draws import MAX_DRAW, Draws, Ordered
+from twoplustwo.vocab.draws import draw_index
 
-__all__ = ["draw_values", "omaha_rows", "range_values", "rank_combos", "walk_columns", "walk_rows"]
+if TYPE_CHECKING:
+    from twoplustwo.kernels.interface import U8, U16
+    from twoplustwo.kernels.numpy.walker import Walker
+
+__all__ = ["combo_values", "draw_values", "fill_ordered", "range_values", "rank_combos"]
 
 Layers = list[npt.NDArray[np.unsignedinteger[Any]]]
-IntArray = npt.NDArray[np.intp]
 
-# Rows per step of the Omaha kernels. A step's temporaries take 80 bytes a
-# row per board triple and hole card (640 for PLO6), so at 4,096 rows they
-# about fit a core's 1 MB L2 cache; twice as many rows ran at half the speed.
-_OMAHA_STEP = 1 << 12
-# For k board cards: the positions of every triple's first, second and third card.
-_TRIPLES = {k: tuple(np.array(c, dtype=np.intp) for c in zip(*combinations(range(k), 3))) for k in (3, 4, 5)}
+# The 1,326 two-card combos (c1 < c2, c1 ascending, then c2).
+_N_COMBOS = 1326
 # The combos c1 < c2, c1 ascending, then c2.
 _FIRST, _SECOND = np.triu_indices(52, 1)
-
-
-def walk_columns(layers: Layers, cols: npt.NDArray[np.integer[Any]], start: int = 0) -> npt.NDArray[np.unsignedinteger]:
-    """The entries ``cols`` (one column of cards per layer, a hand per column) reach from node ``start`` (no checks)."""
-    if not np.can_cast(cols.dtype, np.intp):
-        cols = cols.astype(np.intp)
-    first = cols[0] if not start else cols[0].astype(np.intp) + start * 52
-    node = layers[0][first].astype(np.intp)
-    for j, layer in enumerate(layers[1:], start=1):
-        node *= 52
-        node += cols[j]
-        node = layer.take(node)
-        if j + 1 < len(layers):
-            node = node.astype(np.intp)
-    return np.asarray(node)  # a plain array, not a memmap of the layer's class
-
-
-def walk_rows(
-    layers: Layers, rows: npt.NDArray[np.uint8], out: npt.NDArray[np.uint16], check: bool, start: int, forbidden: int
-) -> int:
-    """``Walker.walk_rows``: the first bad row (a card over 51; with ``check`` a card twice or ``forbidden``) or -1."""
-    cols = np.array(rows.T, order="C")  # read once: checked and walked from this copy
-    bad = _bad_columns(cols, check, forbidden)
-    if bad is not None:
-        return int(np.argmax(bad))
-    out[...] = walk_columns(layers, cols, start)
-    return -1
-
-
-def _bad_columns(cols: npt.NDArray[np.uint8], check: bool, forbidden: int) -> npt.NDArray[np.bool_] | None:
-    """Which hands (columns) are bad, or None if none is.
-
-    Comparing every pair of rows of cards (21 for seven cards) is cheaper
-    than it sounds: each comparison is one vectorised pass over bytes.
-    """
-    bad = np.zeros(cols.shape[1], dtype=bool)
-    if cols.size and cols.max() > 51:
-        bad |= (cols > 51).any(axis=0)
-    if check:
-        eq = np.empty_like(bad)
-        for i in range(len(cols)):
-            for j in range(i + 1, len(cols)):
-                np.equal(cols[i], cols[j], out=eq)
-                bad |= eq
-        # A deck of the top cards (short deck) forbids every card below its lowest.
-        low = 0
-        while low < 52 and forbidden >> low & 1:
-            low += 1
-        if low and cols.size:
-            bad |= (cols < low).any(axis=0)
-        others = [c for c in range(low, 52) if forbidden >> c & 1]
-        if others:
-            bad |= np.isin(cols, others).any(axis=0)
-    return bad if bad.any() else None
 
 
 def _walk_draws(
@@ -101,10 +59,10 @@ def _walk_draws(
     return nodes
 
 
-def draw_values(
+def _draw_values(
     layers: Layers, depth: int, node: int, free: npt.NDArray[np.uint8], out: npt.NDArray[np.uint16]
 ) -> None:
-    """``Walker.draw_values``: every (7 - depth)-card draw from ``free`` added to ``node``, in lexicographic order."""
+    """Every (7 - depth)-card draw from ``free`` added to ``node``, in lexicographic order."""
     t = 7 - depth
     if t > MAX_DRAW:
         rows = free[draw_index(len(free), t)]
@@ -137,7 +95,7 @@ def _fresh_lock_in_child() -> None:
 pool.after_fork(_fresh_lock_in_child)
 
 
-def range_values(
+def _range_values(
     layers: Layers,
     starts: npt.NDArray[np.integer[Any]],
     held: npt.NDArray[np.uint64],
@@ -146,7 +104,7 @@ def range_values(
     free: npt.NDArray[np.uint8],
     out: npt.NDArray[np.uint16],
 ) -> None:
-    """``Walker.range_values``: each combo's value on every board of ``prefix`` and a draw from ``free``; 0 on a
+    """Each combo's value on every board of ``prefix`` and a draw from ``free``; 0 on a
     board that holds a card of the combo's ``held`` mask."""
     t = 7 - depth - len(prefix)
     rows = free[draw_index(len(free), t)]
@@ -165,8 +123,8 @@ def range_values(
         out[i, live] = _walk_draws(layers, depth + len(prefix), nodes, rows[live])
 
 
-def rank_combos(layers: Layers, node: int, dead: int, out: npt.NDArray[np.uint16]) -> None:
-    """``Walker.rank_combos``: each combo's value from ``node`` down two ``layers``; 0 if it holds a ``dead`` card."""
+def combo_values(layers: Layers, node: int, dead: int, out: npt.NDArray[np.uint16]) -> None:
+    """Each combo's value from ``node`` down two ``layers``; 0 if it holds a ``dead`` card (no checks)."""
     rows = layers[0][node * 52 + np.arange(52)].astype(np.intp) * 52
     out[...] = layers[1].take(rows[_FIRST] + _SECOND)
     if dead:
@@ -174,59 +132,105 @@ def rank_combos(layers: Layers, node: int, dead: int, out: npt.NDArray[np.uint16
         out[np.isin(_FIRST, cards) | np.isin(_SECOND, cards)] = 0
 
 
-def omaha_rows(
-    layers: Layers | None, holes: npt.NDArray[np.uint8], boards: npt.NDArray[np.uint8], out: npt.NDArray[Any]
-) -> int:
-    """``Walker.omaha_rows`` (the best high down dag5's ``layers``) or ``omaha_low_rows`` (``layers`` None).
-
-    Returns the first row with a card over 51 or a card twice, or -1.
-    """
-    shared = len(boards) == 1 and len(holes) != 1
-    for a in range(0, len(holes), _OMAHA_STEP):
-        z = min(a + _OMAHA_STEP, len(holes))
-        # Private copies, read once: checked and walked from the same cards.
-        h = np.array(holes[a:z].T, dtype=np.intp)
-        b = np.array((boards if shared else boards[a:z]).T, dtype=np.intp)
-        bad = _bad_deals(h, b)
-        if bad is not None:
-            return a + bad
-        out[a:z] = _low_step(h, b) if layers is None else _high_step(layers, h, b)
-    return -1
-
-
-def _bad_deals(h: IntArray, b: IntArray) -> int | None:
-    """The first deal (column) with a card over 51 or a card twice, or None. Whole columns at a time: numpy's
-    reductions along a short row axis cost several times more."""
-    over = np.zeros(h.shape[1], dtype=bool)
-    seen = np.zeros(h.shape[1], dtype=np.uint64)
-    for col in (*h, *b):
-        over |= col > 51
-        bit = np.left_shift(np.uint64(1), (col & 63).astype(np.uint64))
-        over |= (seen & bit) != 0
-        seen |= bit
-    return int(np.argmax(over)) if over.any() else None
+def draw_values(w: Walker, node: int, depth: int, free: U8, out: U16, /) -> None:
+    """The values of every (7 - depth)-card draw from the sorted ``free`` cards added to dag7 node ``node``."""
+    at, d = long(node), long(depth)
+    fr, o = array(free), array(out, writable=True)
+    m, t = fr.size, 7 - d
+    if fr.itemsize != 1 or o.itemsize != 2 or d < 0 or t < 1 or m > 52 or m < t:
+        raise ValueError(
+            "draw_values takes a node, a depth of 0..6, uint8 free cards (at least 7 - depth) and uint16 out"
+        )
+    if not 0 <= at < w.nodes(7, d):
+        raise ValueError("node is not a node of that depth")
+    cards = fr.view("u1").reshape(-1).copy()  # checked and walked from one copy
+    if not sorted_cards(cards, w.deck):
+        raise ValueError("free cards must be sorted, distinct and in the deck")
+    if o.size != comb(m, t):
+        raise ValueError("out must hold one entry per draw")
+    _draw_values(w.layers(7), d, at, cards, o.view("u2").reshape(-1))
 
 
-def _high_step(layers: Layers, h: IntArray, b: IntArray) -> npt.NDArray[Any]:
-    l1, l2, l3, l4, l5 = layers
-    # Board triples down layers 1..3: a (triples, rows) array of nodes, times 52.
-    x, y, z = _TRIPLES[len(b)]
-    n = np.multiply(l1.take(b[x]), 52, dtype=np.intp)
-    n = np.multiply(l2.take(n + b[y]), 52, dtype=np.intp)
-    n3 = np.multiply(l3.take(n + b[z]), 52, dtype=np.intp)
-    # Layer 4 once per (triple, hole card); the last hole card only ever comes second.
-    n4 = [np.multiply(l4.take(n3 + card), 52, dtype=np.intp) for card in h[:-1]]
-    best = np.zeros((len(n3), h.shape[1]), dtype=np.uint16)
-    for i, j in combinations(range(len(h)), 2):
-        np.maximum(best, l5.take(n4[i] + h[j]), out=best)
-    return np.asarray(best.max(axis=0))
+def fill_ordered(w: Walker, n: int, node: int, free: U8, include: U8, r0: int, cards: U8, values: U16, /) -> None:
+    """Rows ``r0 ..`` of the ordered enumeration of the n-card hands of the ``include`` cards and ``free`` ones."""
+    size, at, first = long(n), long(node), long(r0)
+    fr, inc = array(free), array(include)
+    cb, vb = array(cards, writable=True), array(values, writable=True)
+    m, h = fr.size, inc.size
+    k, rows = size - h, vb.size
+    if not 5 <= size <= 7 or fr.itemsize != 1 or inc.itemsize != 1 or k < 1 or m > 52 or m < k:
+        raise ValueError(
+            "fill_ordered takes n = 5..7, uint8 free cards (at least n - len(include)) and include cards"
+        )
+    if cb.itemsize != 1 or vb.itemsize != 2 or cb.size != rows * size:
+        raise ValueError("cards must be (R, n) uint8 and values (R,) uint16")
+    if not 0 <= at < w.nodes(size, h):
+        raise ValueError("node is not a node of that depth")
+    if first < 0 or first + rows > comb(m, k):
+        raise ValueError("rows beyond the last hand")
+    fcards, icards = fr.view("u1").reshape(-1).copy(), inc.view("u1").reshape(-1).copy()
+    if not sorted_cards(fcards, w.deck):
+        raise ValueError("free cards must be sorted, distinct and in the deck")
+    if not sorted_cards(icards, w.deck):
+        raise ValueError("include cards must be sorted, distinct and in the deck")
+    # Made once for the many calls that fill one enumeration's chunks.
+    key = (size, at, fcards.tobytes(), icards.tobytes())
+    ordered = w.ordered.get(key)
+    if ordered is None:
+        ordered = Ordered(size, at, fcards.tolist(), icards.tolist(), w.layers(size))
+        w.ordered = {key: ordered}
+    ordered.fill(first, first + rows, cb.view("u1").reshape(rows, size), vb.view("u2").reshape(-1))
 
 
-def _low_step(h: IntArray, b: IntArray) -> npt.NDArray[Any]:
-    hb, bb = LOW_BIT[h], LOW_BIT[b]
-    x, y, z = _TRIPLES[len(b)]
-    triples = bb[x] | bb[y] | bb[z]
-    best = np.zeros((len(triples), h.shape[1]), dtype=np.uint8)
-    for i, j in combinations(range(len(h)), 2):
-        np.maximum(best, LOW_VALUE[triples | (hb[i] | hb[j])], out=best)
-    return np.asarray(best.max(axis=0))
+def rank_combos(w: Walker, node: int, depth: int, held: int, out: U16, /) -> None:
+    """The value of each two-card combo finishing node ``node`` at ``depth`` of the (depth + 2)-card walk."""
+    at, d, cards = long(node), long(depth), mask(held)
+    o = array(out, writable=True)
+    if not 3 <= d <= 5 or o.itemsize != 2 or o.size != _N_COMBOS:
+        raise ValueError("rank_combos takes a depth of 3..5 and a uint16 out of 1326 entries")
+    if not 0 <= at < w.nodes(d + 2, d):
+        raise ValueError("node is not a node of that depth")
+    combo_values(w.layers(d + 2)[d:], at, (cards | ~w.deck) & ALL_CARDS, o.view("u2").reshape(-1))
+
+
+def range_values(
+    w: Walker,
+    starts: npt.NDArray[np.uint32],
+    held: npt.NDArray[np.uint64],
+    depth: int,
+    prefix: U8,
+    free: U8,
+    out: U16,
+    /,
+) -> None:
+    """Each combo's value on every board of ``prefix`` and a draw from ``free``, from dag7 node ``starts[d]``."""
+    d = long(depth)
+    sb, hb, pb, fb = array(starts), array(held), array(prefix), array(free)
+    ob = array(out, writable=True)
+    n, p, m = sb.nbytes // 4, pb.nbytes, fb.nbytes
+    t = 7 - d - p
+    draws = comb(m, t) if t >= 0 else 0
+    if (
+        (sb.itemsize, hb.itemsize, pb.itemsize, fb.itemsize, ob.itemsize) != (4, 8, 1, 1, 2)
+        or hb.nbytes != n * 8
+        or d < 0
+        or t < 1
+        or m > 52
+        or m < t
+    ):
+        raise ValueError(
+            "range_values takes uint32 starts, uint64 held, a depth, uint8 prefix and free cards "
+            "(at least 7 - depth - len(prefix)) and uint16 out"
+        )
+    if ob.nbytes != n * draws * 2:
+        raise ValueError("out must hold one row per combo and one entry per draw")
+    pre, cards = pb.view("u1").reshape(-1).copy(), fb.view("u1").reshape(-1).copy()
+    if len(set(pre.tolist() + cards.tolist())) != p + m or not (
+        sorted_cards(pre, w.deck, increasing=False) and sorted_cards(cards, w.deck)
+    ):
+        raise ValueError("prefix and free cards must be distinct cards of the deck, free cards sorted")
+    nodes = sb.view("u4").reshape(-1).copy()
+    if n and int(nodes.max()) >= w.nodes(7, d):
+        raise ValueError("a start is not a node of that depth")
+    masks = hb.view("u8").reshape(-1).copy()
+    _range_values(w.layers(7), nodes, masks, d, pre.tolist(), cards, ob.view("u2").reshape(n, draws))
