@@ -100,7 +100,7 @@ def test_walk_rows(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) -> N
                 same(c, ref, "walk_rows", bad, np.zeros(len(h), U16), check, compare_out=False)
         # On from a prefix's node, with its cards held.
         prefix = [0, 13]
-        node = int(ref._layers(7)[1][ref._layers(7)[0][0] * 52 + 13])
+        node = int(ref.layers(7)[1][ref.layers(7)[0][0] * 52 + 13])
         rows = hands(500, 5, 3)
         rows = rows[~np.isin(rows, prefix).any(axis=1)]
         same(c, ref, "walk_rows", rows, np.zeros(len(rows), U16), True, 2, node, 1 | 1 << 13, outs=(1,))
@@ -144,7 +144,7 @@ def _node(w: Any, cards: list[int]) -> int:
     """The dag7 node after ``cards``, as a walker's own arrays give it."""
     node = 0
     for depth, card in enumerate(cards):
-        node = int(w._layers(7)[depth][node * 52 + int(card)])
+        node = int(w.layers(7)[depth][node * 52 + int(card)])
     return node
 
 
@@ -159,7 +159,7 @@ def test_fill_ordered(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) -
             inc, fr = np.array(include, U8), np.array([f for f in free if f not in include], U8)
             node = 0
             for depth, card in enumerate(include):
-                node = int(ref._layers(n)[depth][node * 52 + card])
+                node = int(ref.layers(n)[depth][node * 52 + card])
             total = comb(len(fr), n - len(inc))
             for r0, rows in ((0, 1000), (total - 77, 77), (total // 3, 5000)):
                 same(
@@ -198,7 +198,7 @@ def test_rank_combos(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) ->
             n = len(board) + 2
             node = 0
             for depth, card in enumerate(board):
-                node = int(ref._layers(n)[depth][node * 52 + card])
+                node = int(ref.layers(n)[depth][node * 52 + card])
             held = sum(1 << b for b in board)
             same(c, ref, "rank_combos", node, len(board), held, np.zeros(1326, U16), outs=(3,))
         for args in [
@@ -247,7 +247,7 @@ def test_range_values_and_score_tuples(walkers: tuple[Any, Any]) -> None:
 
 
 def test_count_vs_random(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) -> None:
-    from twoplustwo.hands.isomorphism import canonical_boards
+    from twoplustwo.vocab.suits import canonical_boards
 
     c, ref = walkers
     boards, weights = canonical_boards()

@@ -38,7 +38,6 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.indexer import HandIndexer
-from twoplustwo.hands.isomorphism import canonical_boards
 from twoplustwo.kernels import pool
 from twoplustwo.odds.exact import completions
 from twoplustwo.tables.default import get_tables
@@ -47,6 +46,7 @@ from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.combos import CLASS_OF, CLASS_ROWS, COMBO_ROW, N_COMBOS
 from twoplustwo.vocab.inputs import int_array
+from twoplustwo.vocab.suits import canonical_boards
 
 __all__ = ["OPPONENTS", "Strength", "StrengthArrays", "class_shares", "from_tables", "strength", "strength_batch"]
 

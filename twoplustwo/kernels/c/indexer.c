@@ -5,6 +5,11 @@
  * them once; each call checks and copies them, so that nothing the caller
  * changes while the GIL is released can lead a read or a write astray. */
 
+/* One job in one unit, over 500 lines: the layout of hand indices, both
+ * ways. index_rows and unindex_rows read the same plan (load_plan,
+ * read_config) and the same rank tables (fill_tables), each the other's
+ * inverse; apart they would share a header for a single caller each. */
+
 #include "core.h" /* Python.h first, before any standard header */
 
 #define MOST_ROUNDS 8

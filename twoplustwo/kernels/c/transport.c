@@ -17,6 +17,10 @@
  * itself where the rows are quantile functions: it rules out most of the
  * centers the first bound lets through, at a tenth of the cost of solving. */
 
+/* One job in one unit, over 500 lines: the EMD of transport_rows. The
+ * network simplex (emd), its work space and the two bounds share Work and
+ * Halt, and each is only ever called from transport_rows below. */
+
 #include "core.h" /* Python.h first, before any standard header */
 
 #include <limits.h>
