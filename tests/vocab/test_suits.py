@@ -1,4 +1,4 @@
-"""Suit isomorphism: the renamings, the boards, the deals and the pairs up to them, against permutations written out here."""
+"""Suit isomorphism: renamings, boards, deals and pairs up to them, against permutations written out here."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def test_suit_classes_are_the_orbits_under_the_renamings_that_keep_the_cards() -
             # Two deals share a class exactly when their least images agree.
             assert inverse[first.setdefault(key, i)] == inverse[i]
         assert len(classes) == len(first) == len(set(inverse.tolist()))
-        for i, key in enumerate(images):  # each class's deal is one of its own
+        for i in range(len(images)):  # each class's deal is one of its own
             assert tuple(COMBO_ROW[c[0], c[1]] for c in classes[inverse[i]].tolist()) in {
                 tuple(COMBO_ROW[min(p[a], p[b]), max(p[a], p[b])] for a, b in holes[i].tolist()) for p in keep
             }

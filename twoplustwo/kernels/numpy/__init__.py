@@ -11,7 +11,7 @@ C unit             numpy module
 =================  ==============================================
 ``module.c``       this package: its functions and constants
 ``args.c``         :mod:`~twoplustwo.kernels.numpy.args`
-``walker.c``       :mod:`~twoplustwo.kernels.numpy.walker`
+``walker.c``       :mod:`~twoplustwo.kernels.numpy.walker`, and the method table :class:`Walker`
 ``single.c``       :mod:`~twoplustwo.kernels.numpy.single`
 ``small.c``        :mod:`~twoplustwo.kernels.numpy.small`
 ``keyed.c``        :mod:`~twoplustwo.kernels.numpy.keyed`
@@ -49,7 +49,7 @@ backend's first ``evaluate()`` of a fresh process imports none.
 
 from __future__ import annotations
 
-from twoplustwo.kernels.numpy.walker import ALL_CARDS, DAGS, Walker
+from twoplustwo.kernels.numpy.walker import ALL_CARDS, DAGS, DERIVED_TABLES, Dags
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,9 +72,125 @@ __all__ = [
     "unindex_rows",
 ]
 
-#: The tables C derives from the DAG for speed (small and keyed), this backend has none of:
-#: the calls that read them give C's answer for tables that do not stand for the DAG.
-DERIVED_TABLES = False
+
+
+class Walker(Dags):
+    """Walks hands down one table set's DAGs: :class:`~twoplustwo.kernels.numpy.walker.Dags` and every unit's methods.
+
+    As ``walker.c``'s method table lists the methods of every C unit, this
+    class lists those of every numpy module, each imported on first use.
+    """
+
+    def keyed_tables(self) -> bool:
+        """:func:`twoplustwo.kernels.numpy.keyed.keyed_tables`."""
+        from twoplustwo.kernels.numpy import keyed
+
+        return keyed.keyed_tables(self)
+
+    def small_rows(self, hands: U8, out: U16, /) -> bool:
+        """:func:`twoplustwo.kernels.numpy.small.small_rows`."""
+        from twoplustwo.kernels.numpy import small
+
+        return small.small_rows(self, hands, out)
+
+    def histogram(self, n: int, out: I64, /) -> bool:
+        """:func:`twoplustwo.kernels.numpy.small.histogram`."""
+        from twoplustwo.kernels.numpy import small
+
+        return small.histogram(self, n, out)
+
+    def draw_values(self, node: int, depth: int, free: U8, out: U16, /) -> None:
+        """:func:`twoplustwo.kernels.numpy.enumerate.draw_values`."""
+        from twoplustwo.kernels.numpy import enumerate as unit
+
+        unit.draw_values(self, node, depth, free, out)
+
+    def fill_ordered(self, n: int, node: int, free: U8, include: U8, r0: int, cards: U8, values: U16, /) -> None:
+        """:func:`twoplustwo.kernels.numpy.enumerate.fill_ordered`."""
+        from twoplustwo.kernels.numpy import enumerate as unit
+
+        unit.fill_ordered(self, n, node, free, include, r0, cards, values)
+
+    def rank_combos(self, node: int, depth: int, held: int, out: U16, /) -> None:
+        """:func:`twoplustwo.kernels.numpy.enumerate.rank_combos`."""
+        from twoplustwo.kernels.numpy import enumerate as unit
+
+        unit.rank_combos(self, node, depth, held, out)
+
+    def range_values(
+        self,
+        starts: npt.NDArray[np.uint32],
+        held: npt.NDArray[np.uint64],
+        depth: int,
+        prefix: U8,
+        free: U8,
+        out: U16,
+        /,
+    ) -> None:
+        """:func:`twoplustwo.kernels.numpy.enumerate.range_values`."""
+        from twoplustwo.kernels.numpy import enumerate as unit
+
+        unit.range_values(self, starts, held, depth, prefix, free, out)
+
+    def count_showdowns(self, holes: U8, known: U8, dead: U8, counts: I64, games: I64, /) -> bool:
+        """:func:`twoplustwo.kernels.numpy.exact.count_showdowns`."""
+        from twoplustwo.kernels.numpy import exact
+
+        return exact.count_showdowns(self, holes, known, dead, counts, games)
+
+    def score(self, values: U16, /) -> list[tuple[int, int, int]]:
+        """:func:`twoplustwo.kernels.numpy.showdown.score`."""
+        from twoplustwo.kernels.numpy import showdown
+
+        return showdown.score(values)
+
+    def score_tuples(self, values: U16, tuples: npt.NDArray[np.int32], counts: I64, games: I64, /) -> None:
+        """:func:`twoplustwo.kernels.numpy.showdown.score_tuples`."""
+        from twoplustwo.kernels.numpy import showdown
+
+        showdown.score_tuples(values, tuples, counts, games)
+
+    def sample_games(self, hands: U8, board: U8, dead: U8, key: int, n: int, counts: I64, combos: I64, /) -> bool:
+        """:func:`twoplustwo.kernels.numpy.sample.sample_games`."""
+        from twoplustwo.kernels.numpy import sample
+
+        return sample.sample_games(self, hands, board, dead, key, n, counts, combos)
+
+    def count_vs_random(self, boards: U8, weights: I64, out: I64, /) -> None:
+        """:func:`twoplustwo.kernels.numpy.versus.count_vs_random`."""
+        from twoplustwo.kernels.numpy import versus
+
+        versus.count_vs_random(self, boards, weights, out)
+
+    def board_wins(self, boards: U8, out: U16, /) -> None:
+        """:func:`twoplustwo.kernels.numpy.versus.board_wins`."""
+        from twoplustwo.kernels.numpy import versus
+
+        versus.board_wins(self, boards, out)
+
+    def range_sweep(self, boards: U8, weights: F64, out: F64, /) -> None:
+        """:func:`twoplustwo.kernels.numpy.versus.range_sweep`."""
+        from twoplustwo.kernels.numpy import versus
+
+        versus.range_sweep(self, boards, weights, out)
+
+    def strength_sums(self, boards: U8, weights: I64, bins: int, first: I64, second: I64, histogram: I64, /) -> None:
+        """:func:`twoplustwo.kernels.numpy.versus.strength_sums`."""
+        from twoplustwo.kernels.numpy import versus
+
+        versus.strength_sums(self, boards, weights, bins, first, second, histogram)
+
+    def omaha(self, hole: object, board: object, /) -> int | None:
+        """:func:`twoplustwo.kernels.numpy.omaha.omaha`."""
+        from twoplustwo.kernels.numpy import omaha
+
+        return omaha.omaha(self, hole, board)
+
+    def omaha_rows(self, holes: U8, boards: U8, out: U16, /) -> int:
+        """:func:`twoplustwo.kernels.numpy.omaha.omaha_rows`."""
+        from twoplustwo.kernels.numpy import omaha
+
+        return omaha.omaha_rows(self, holes, boards, out)
 
 
 def omaha_low_rows(holes: U8, boards: U8, out: U8, /) -> int:

@@ -38,7 +38,7 @@ from twoplustwo.vocab.draws import draw_index
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import U8, U16
-    from twoplustwo.kernels.numpy.walker import Walker
+    from twoplustwo.kernels.numpy.walker import Dags
 
 __all__ = ["combo_values", "draw_values", "fill_ordered", "range_values", "rank_combos"]
 
@@ -132,7 +132,7 @@ def combo_values(layers: Layers, node: int, dead: int, out: npt.NDArray[np.uint1
         out[np.isin(_FIRST, cards) | np.isin(_SECOND, cards)] = 0
 
 
-def draw_values(w: Walker, node: int, depth: int, free: U8, out: U16, /) -> None:
+def draw_values(w: Dags, node: int, depth: int, free: U8, out: U16, /) -> None:
     """The values of every (7 - depth)-card draw from the sorted ``free`` cards added to dag7 node ``node``."""
     at, d = long(node), long(depth)
     fr, o = array(free), array(out, writable=True)
@@ -151,7 +151,7 @@ def draw_values(w: Walker, node: int, depth: int, free: U8, out: U16, /) -> None
     _draw_values(w.layers(7), d, at, cards, o.view("u2").reshape(-1))
 
 
-def fill_ordered(w: Walker, n: int, node: int, free: U8, include: U8, r0: int, cards: U8, values: U16, /) -> None:
+def fill_ordered(w: Dags, n: int, node: int, free: U8, include: U8, r0: int, cards: U8, values: U16, /) -> None:
     """Rows ``r0 ..`` of the ordered enumeration of the n-card hands of the ``include`` cards and ``free`` ones."""
     size, at, first = long(n), long(node), long(r0)
     fr, inc = array(free), array(include)
@@ -182,7 +182,7 @@ def fill_ordered(w: Walker, n: int, node: int, free: U8, include: U8, r0: int, c
     ordered.fill(first, first + rows, cb.view("u1").reshape(rows, size), vb.view("u2").reshape(-1))
 
 
-def rank_combos(w: Walker, node: int, depth: int, held: int, out: U16, /) -> None:
+def rank_combos(w: Dags, node: int, depth: int, held: int, out: U16, /) -> None:
     """The value of each two-card combo finishing node ``node`` at ``depth`` of the (depth + 2)-card walk."""
     at, d, cards = long(node), long(depth), mask(held)
     o = array(out, writable=True)
@@ -194,7 +194,7 @@ def rank_combos(w: Walker, node: int, depth: int, held: int, out: U16, /) -> Non
 
 
 def range_values(
-    w: Walker,
+    w: Dags,
     starts: npt.NDArray[np.uint32],
     held: npt.NDArray[np.uint64],
     depth: int,

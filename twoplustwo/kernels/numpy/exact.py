@@ -29,12 +29,12 @@ from twoplustwo.kernels.numpy.keyed import keyed_tables
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import I64, U8
-    from twoplustwo.kernels.numpy.walker import Walker
+    from twoplustwo.kernels.numpy.walker import Dags
 
 __all__ = ["count_showdowns"]
 
 
-def count_showdowns(w: Walker, holes: U8, known: U8, dead: U8, counts: I64, games: I64, /) -> bool:
+def count_showdowns(w: Dags, holes: U8, known: U8, dead: U8, counts: I64, games: I64, /) -> bool:
     """False, nothing written: counting needs the keyed tables (:func:`keyed_tables`); the caller lists the boards."""
     h, k, d = array(holes), array(known), array(dead)
     c, g = array(counts, writable=True), array(games, writable=True)

@@ -16,15 +16,15 @@ False
 
 from __future__ import annotations
 
-from twoplustwo.kernels.numpy import DERIVED_TABLES
+from twoplustwo.kernels.numpy.walker import DERIVED_TABLES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from twoplustwo.kernels.numpy.walker import Walker
+    from twoplustwo.kernels.numpy.walker import Dags
 
 __all__ = ["keyed_tables"]
 
 
-def keyed_tables(w: Walker) -> bool:
+def keyed_tables(w: Dags) -> bool:
     """Whether ``w`` reads keyed tables for checked batches and counts showdowns: never on this backend."""
     return DERIVED_TABLES

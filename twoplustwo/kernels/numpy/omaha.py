@@ -27,7 +27,7 @@ from twoplustwo.vocab.lows import LOW_BIT, LOW_VALUE
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import U8, U16
-    from twoplustwo.kernels.numpy.walker import Walker
+    from twoplustwo.kernels.numpy.walker import Dags
 
 __all__ = ["omaha", "omaha_low_rows", "omaha_rows"]
 
@@ -42,7 +42,7 @@ _OMAHA_STEP = 1 << 12
 _TRIPLES = {k: tuple(np.array(c, dtype=np.intp) for c in zip(*combinations(range(k), 3))) for k in (3, 4, 5)}
 
 
-def omaha(w: Walker, hole: object, board: object, /) -> int | None:
+def omaha(w: Dags, hole: object, board: object, /) -> int | None:
     """The Omaha value of 4-6 plain hole ints and 3-5 board ints, all distinct; else None (the caller parses)."""
     w.holdem_only("omaha")
     h, b = plain(hole, 6), plain(board, 5)
@@ -65,7 +65,7 @@ def omaha(w: Walker, hole: object, board: object, /) -> int | None:
     return int(best)
 
 
-def omaha_rows(w: Walker, holes: U8, boards: U8, out: U16, /) -> int:
+def omaha_rows(w: Dags, holes: U8, boards: U8, out: U16, /) -> int:
     """Omaha high values (uint16) of uint8 holes and boards; the first bad row (a card over 51 or twice) or -1."""
     w.holdem_only("omaha_rows")
     return _checked_rows(w.layers(5), holes, boards, out, "omaha_rows", 2)

@@ -64,7 +64,7 @@ from twoplustwo.vocab.draws import RANDOM
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import I64, U8
-    from twoplustwo.kernels.numpy.walker import Walker
+    from twoplustwo.kernels.numpy.walker import Dags
 
 __all__ = [
     "GAMMA",
@@ -173,7 +173,7 @@ def combo_rows(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> npt.NDArray[np.intp]
 
 
 def sample_games(
-    w: Walker, hands: U8, board: U8, dead: U8, key: int, n: int, counts: I64, combos: I64, /
+    w: Dags, hands: U8, board: U8, dead: U8, key: int, n: int, counts: I64, combos: I64, /
 ) -> bool:
     """``Walker.sample_games``: play games ``0..n-1`` of the batch keyed ``key`` and add their tallies.
 

@@ -25,18 +25,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from twoplustwo.kernels.columns import walk_columns
-from twoplustwo.kernels.numpy import DERIVED_TABLES
 from twoplustwo.kernels.numpy.args import ALL_CARDS, array, long
+from twoplustwo.kernels.numpy.walker import DERIVED_TABLES
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import I64, U8, U16
-    from twoplustwo.kernels.numpy.walker import Walker
+    from twoplustwo.kernels.numpy.walker import Dags
 
 __all__ = ["histogram", "small_rows"]
 
 
 
-def small_rows(w: Walker, hands: U8, out: U16, /) -> bool:
+def small_rows(w: Dags, hands: U8, out: U16, /) -> bool:
     """Values of (N, 5..7) rows of distinct cards of the deck, as single hands get them; False: no small tables."""
     h, o = array(hands), array(out, writable=True)
     k = h.shape[1] if h.ndim == 2 else 0
@@ -48,7 +48,7 @@ def small_rows(w: Walker, hands: U8, out: U16, /) -> bool:
     return DERIVED_TABLES
 
 
-def histogram(w: Walker, n: int, out: I64, /) -> bool:
+def histogram(w: Dags, n: int, out: I64, /) -> bool:
     """False, out untouched: counting by rank multisets needs the small tables; the caller counts down the DAG."""
     size = long(n)
     if w.deck != ALL_CARDS:

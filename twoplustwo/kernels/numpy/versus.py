@@ -32,7 +32,7 @@ from twoplustwo.vocab.combos import COMBOS, N_COMBOS
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import F64, I64, U8, U16
-    from twoplustwo.kernels.numpy.walker import Walker
+    from twoplustwo.kernels.numpy.walker import Dags
 
 __all__ = ["board_wins", "count_vs_random", "range_sweep", "strength_sums"]
 
@@ -164,7 +164,7 @@ def _strength_sums(
             histogram += np.bincount(at.ravel(), w.ravel(), N_COMBOS * bins).astype(np.int64).reshape(N_COMBOS, bins)
 
 
-def count_vs_random(w: Walker, boards: U8, weights: I64, out: I64, /) -> None:
+def count_vs_random(w: Dags, boards: U8, weights: I64, out: I64, /) -> None:
     """Each combo's weighted wins and wins + ties against a random hand on (B, 5) boards, added to out (1326, 2)."""
     b, wt, o = array(boards), array(weights), array(out, writable=True)
     if b.ndim != 2 or b.itemsize != 1 or b.shape[1] != 5 or wt.itemsize != 8 or o.itemsize != 8 or o.size != 2652:
@@ -175,7 +175,7 @@ def count_vs_random(w: Walker, boards: U8, weights: I64, out: I64, /) -> None:
     _count_vs_random(w.layers(7), b.view("u1"), wt.view("i8").reshape(-1), o.view("i8").reshape(-1, 2))
 
 
-def board_wins(w: Walker, boards: U8, out: U16, /) -> None:
+def board_wins(w: Dags, boards: U8, out: U16, /) -> None:
     """Each combo's wins and ties against every other combo on each of (B, 5) boards, into out (B, 1326, 2)."""
     b, o = array(boards), array(out, writable=True)
     if b.ndim != 2 or b.itemsize != 1 or b.shape[1] != 5 or o.itemsize != 2 or o.size != b.shape[0] * 2652:
@@ -184,7 +184,7 @@ def board_wins(w: Walker, boards: U8, out: U16, /) -> None:
     _board_wins(w.layers(7), b.view("u1"), o.view("u2").reshape(-1, 1326, 2))
 
 
-def strength_sums(w: Walker, boards: U8, weights: I64, bins: int, first: I64, second: I64, histogram: I64, /) -> None:
+def strength_sums(w: Dags, boards: U8, weights: I64, bins: int, first: I64, second: I64, histogram: I64, /) -> None:
     """Each combo's Σ weight x (2W + T), its square and its histogram over (B, 5) boards, added to the outs."""
     b, wt, n = array(boards), array(weights), long(bins)
     f, s, h = (array(a, writable=True) for a in (first, second, histogram))
@@ -203,7 +203,7 @@ def strength_sums(w: Walker, boards: U8, weights: I64, bins: int, first: I64, se
     _strength_sums(w.layers(7), b.view("u1"), wt.view("i8").reshape(-1), n, *outs)
 
 
-def range_sweep(w: Walker, boards: U8, weights: F64, out: F64, /) -> None:
+def range_sweep(w: Dags, boards: U8, weights: F64, out: F64, /) -> None:
     """Each combo's weight beaten, tied and faced of a weighted range on (B, 5) boards, added to out (1326, 3)."""
     b, wt, o = array(boards), array(weights), array(out, writable=True)
     if (

@@ -1,17 +1,15 @@
-"""The numpy walker: its DAGs, the batch walk and its method table, the twin of ``kernels/c/walker.c``.
+"""The numpy walker's DAGs and its batch walk, ``walk_rows``: the twin of ``kernels/c/walker.c``.
 
-:class:`Walker` takes the C walker's arguments and has its methods, with the
-same results and errors; ``TWOPLUSTWO_BACKEND=numpy`` runs everything
-through it, and the tests hold the C core to it method by method. As in C,
-this module holds the type and ``walk_rows``, and each method's work and
-checks live in the module named after its C unit (``enumerate.py`` for
-``enumerate.c``, and so on), imported on first use: single hands
-(:mod:`~twoplustwo.kernels.numpy.single`) walk ``memoryview`` objects, so
-the numpy backend's first ``evaluate()`` imports no numpy.
+:class:`Dags` takes the C walker's arguments and holds the layers every
+unit's methods walk; :class:`twoplustwo.kernels.numpy.Walker` adds the
+other units' methods, each in the module named after its C unit
+(``enumerate.py`` for ``enumerate.c``, and so on), imported on first use.
+Single hands (:mod:`~twoplustwo.kernels.numpy.single`) walk ``memoryview``
+objects, so the numpy backend's first ``evaluate()`` imports no numpy.
 
 >>> from twoplustwo.tables.default import get_tables
 >>> t = get_tables()
->>> w = Walker(*[[t.buffers[f"{d}/layer{k}"] for k in range(1, n + 1)] for d, n in DAGS], t.buffers["dag7/value5"],
+>>> w = Dags(*[[t.buffers[f"{d}/layer{k}"] for k in range(1, n + 1)] for d, n in DAGS], t.buffers["dag7/value5"],
 ...            t.buffers["dag7/value6"])
 >>> w.evaluate([51, 47, 43, 39, 35]), w.derived
 (7462, False)
@@ -33,19 +31,22 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from twoplustwo.kernels.interface import F64, I64, U8, U16, Layers
+    from twoplustwo.kernels.interface import U8, U16, Layers
     from twoplustwo.kernels.numpy.draws import Ordered
 
-__all__ = ["ALL_CARDS", "DAGS", "Walker"]
+__all__ = ["ALL_CARDS", "DAGS", "DERIVED_TABLES", "Dags"]
 
 #: The DAGs of a hold'em walker and their depths.
 DAGS = (("dag5", 5), ("dag6", 6), ("dag7", 7))
+#: The tables C derives from the DAG for speed (small and keyed), this backend has none of:
+#: the calls that read them give C's answer for tables that do not stand for the DAG.
+DERIVED_TABLES = False
 
 
-class Walker(Single):
-    """Walks hands down one table set's DAGs (the numpy backend).
+class Dags(Single):
+    """A table set's DAGs as the numpy walker holds them, and its batch walk (the package's ``Walker`` adds the rest).
 
-    ``Walker(dag5, dag6, dag7, value5, value6, deck=None)``: sequences of
+    ``Dags(dag5, dag6, dag7, value5, value6, deck=None)``: sequences of
     little-endian arrays behind the buffer protocol, as the C walker takes
     them. ``dag5`` and ``dag6`` may both be None: 5- and 6-card hands then
     walk ``dag7``'s first layers and finish in ``value5`` and ``value6``
@@ -140,119 +141,6 @@ class Walker(Single):
             raise ValueError("start is not a node of that depth")
         forbidden = (held | ~self.deck) & ALL_CARDS
         return _walk_rows(self.layers(depth + k)[depth:], h.view("u1"), o.view("u2"), checked, start, forbidden)
-
-    # ------------------------------------------------------------ the other units' methods
-
-    def keyed_tables(self) -> bool:
-        """False: no keyed tables here (:mod:`~twoplustwo.kernels.numpy.keyed`); every batch walks the DAG."""
-        from twoplustwo.kernels.numpy import keyed
-
-        return keyed.keyed_tables(self)
-
-    def small_rows(self, hands: U8, out: U16, /) -> bool:
-        """:func:`twoplustwo.kernels.numpy.small.small_rows`."""
-        from twoplustwo.kernels.numpy import small
-
-        return small.small_rows(self, hands, out)
-
-    def histogram(self, n: int, out: I64, /) -> bool:
-        """:func:`twoplustwo.kernels.numpy.small.histogram`."""
-        from twoplustwo.kernels.numpy import small
-
-        return small.histogram(self, n, out)
-
-    def draw_values(self, node: int, depth: int, free: U8, out: U16, /) -> None:
-        """:func:`twoplustwo.kernels.numpy.enumerate.draw_values`."""
-        from twoplustwo.kernels.numpy import enumerate as unit
-
-        unit.draw_values(self, node, depth, free, out)
-
-    def fill_ordered(self, n: int, node: int, free: U8, include: U8, r0: int, cards: U8, values: U16, /) -> None:
-        """:func:`twoplustwo.kernels.numpy.enumerate.fill_ordered`."""
-        from twoplustwo.kernels.numpy import enumerate as unit
-
-        unit.fill_ordered(self, n, node, free, include, r0, cards, values)
-
-    def rank_combos(self, node: int, depth: int, held: int, out: U16, /) -> None:
-        """:func:`twoplustwo.kernels.numpy.enumerate.rank_combos`."""
-        from twoplustwo.kernels.numpy import enumerate as unit
-
-        unit.rank_combos(self, node, depth, held, out)
-
-    def range_values(
-        self,
-        starts: npt.NDArray[np.uint32],
-        held: npt.NDArray[np.uint64],
-        depth: int,
-        prefix: U8,
-        free: U8,
-        out: U16,
-        /,
-    ) -> None:
-        """:func:`twoplustwo.kernels.numpy.enumerate.range_values`."""
-        from twoplustwo.kernels.numpy import enumerate as unit
-
-        unit.range_values(self, starts, held, depth, prefix, free, out)
-
-    def count_showdowns(self, holes: U8, known: U8, dead: U8, counts: I64, games: I64, /) -> bool:
-        """:func:`twoplustwo.kernels.numpy.exact.count_showdowns`."""
-        from twoplustwo.kernels.numpy import exact
-
-        return exact.count_showdowns(self, holes, known, dead, counts, games)
-
-    def score(self, values: U16, /) -> list[tuple[int, int, int]]:
-        """:func:`twoplustwo.kernels.numpy.showdown.score`."""
-        from twoplustwo.kernels.numpy import showdown
-
-        return showdown.score(values)
-
-    def score_tuples(self, values: U16, tuples: npt.NDArray[np.int32], counts: I64, games: I64, /) -> None:
-        """:func:`twoplustwo.kernels.numpy.showdown.score_tuples`."""
-        from twoplustwo.kernels.numpy import showdown
-
-        showdown.score_tuples(values, tuples, counts, games)
-
-    def sample_games(self, hands: U8, board: U8, dead: U8, key: int, n: int, counts: I64, combos: I64, /) -> bool:
-        """:func:`twoplustwo.kernels.numpy.sample.sample_games`."""
-        from twoplustwo.kernels.numpy import sample
-
-        return sample.sample_games(self, hands, board, dead, key, n, counts, combos)
-
-    def count_vs_random(self, boards: U8, weights: I64, out: I64, /) -> None:
-        """:func:`twoplustwo.kernels.numpy.versus.count_vs_random`."""
-        from twoplustwo.kernels.numpy import versus
-
-        versus.count_vs_random(self, boards, weights, out)
-
-    def board_wins(self, boards: U8, out: U16, /) -> None:
-        """:func:`twoplustwo.kernels.numpy.versus.board_wins`."""
-        from twoplustwo.kernels.numpy import versus
-
-        versus.board_wins(self, boards, out)
-
-    def range_sweep(self, boards: U8, weights: F64, out: F64, /) -> None:
-        """:func:`twoplustwo.kernels.numpy.versus.range_sweep`."""
-        from twoplustwo.kernels.numpy import versus
-
-        versus.range_sweep(self, boards, weights, out)
-
-    def strength_sums(self, boards: U8, weights: I64, bins: int, first: I64, second: I64, histogram: I64, /) -> None:
-        """:func:`twoplustwo.kernels.numpy.versus.strength_sums`."""
-        from twoplustwo.kernels.numpy import versus
-
-        versus.strength_sums(self, boards, weights, bins, first, second, histogram)
-
-    def omaha(self, hole: object, board: object, /) -> int | None:
-        """:func:`twoplustwo.kernels.numpy.omaha.omaha`."""
-        from twoplustwo.kernels.numpy import omaha
-
-        return omaha.omaha(self, hole, board)
-
-    def omaha_rows(self, holes: U8, boards: U8, out: U16, /) -> int:
-        """:func:`twoplustwo.kernels.numpy.omaha.omaha_rows`."""
-        from twoplustwo.kernels.numpy import omaha
-
-        return omaha.omaha_rows(self, holes, boards, out)
 
 
 def _walk_rows(
