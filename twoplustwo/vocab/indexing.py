@@ -57,8 +57,9 @@ import numpy.typing as npt
 
 __all__ = ["HASH", "MAX_CARDS", "MAX_ROUNDS", "Plan", "plan"]
 
-#: Most rounds, and most cards in all, a hand may have.
+#: Most rounds a hand may have.
 MAX_ROUNDS = 8
+#: Most cards in all a hand may have.
 MAX_CARDS = 7
 #: A code's slot in a plan's ``slots`` of ``2**b`` entries is the top ``b``
 #: bits of ``code * HASH mod 2**32``; a taken slot passes on to the next one.
@@ -70,7 +71,7 @@ U64 = npt.NDArray[np.uint64]
 
 
 class Plan(NamedTuple):
-    """The tables of one round: what :func:`index_rows` and :func:`unindex_rows` take besides the hands."""
+    """The tables of one round: what the backends' ``index_rows`` and ``unindex_rows`` take besides the hands."""
 
     counts: U8  # cards in each round up to this one
     codes: U32  # the configurations' codes, increasing

@@ -49,14 +49,14 @@ __all__ = [
 #: Five-card boards up to a permutation of the suits.
 N_CANONICAL_BOARDS = 134_459
 
-#: The 24 permutations of the suits (``SUIT_PERMS[p, s]`` is where suit ``s`` goes),
-#: and the same as card-to-card maps (``PERM_CARDS[p, c]``).
+#: The 24 permutations of the suits (``SUIT_PERMS[p, s]`` is where suit ``s`` goes).
 SUIT_PERMS = np.array(
     [[a, b, c, d] for a in range(4) for b in range(4) for c in range(4) for d in range(4) if len({a, b, c, d}) == 4],
     dtype=np.uint8,
 )
 #: Every card int, 0..51.
 CARDS = np.arange(52, dtype=np.uint8)
+#: The 24 permutations as card-to-card maps (``PERM_CARDS[p, c]`` is where card ``c`` goes).
 PERM_CARDS = (CARDS & 0xFC) | SUIT_PERMS[:, CARDS & 3]
 for _shared in (SUIT_PERMS, CARDS, PERM_CARDS):
     _shared.setflags(write=False)  # every caller shares these: none may change them
