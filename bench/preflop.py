@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from twoplustwo.hands.isomorphism import canonical_boards
 from twoplustwo.kernels.pool import resolve_threads
 from twoplustwo.odds.preflop import GAMES_VS_RANDOM, preflop_matchups, preflop_vs_random
+from twoplustwo.vocab.suits import canonical_boards
 
 from . import best_of, say
 

@@ -10,7 +10,7 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import TypeVar
 
-from twoplustwo.kernels.clustering import MAX_GROUND
+from twoplustwo.kernels.limits import MAX_GROUND
 from twoplustwo.tables.load import default_path
 from twoplustwo.tables.optional import bucket_role
 

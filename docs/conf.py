@@ -226,14 +226,14 @@ def _ignored(reftype: str, name: str) -> bool:
 
 
 # Internal modules a docstring points to for the curious: the C core and its
-# numpy reference, the draws, the pots, the exact and sampled equity engines,
+# numpy twin, the pots, the exact and sampled equity engines,
 # publishing, atomic writes and pages. They are implementation, not API, so
 # their names stay plain text. Matched against where an object is defined,
 # so a bare name (:func:`monte_carlo` in twoplustwo.odds.montecarlo) is
 # matched by what it is, not by how it was spelt.
 _INTERNAL = (
     r"twoplustwo\.(kernels|progress|odds\.(exact|counting|cost|request|montecarlo|sampler|pots|players|omaha))(\..*)?",
-    r"twoplustwo\.(tables\.(publish|atomic|pages|system)|hands\.(space|rows|isomorphism|batch\.walk.*))(\..*)?",
+    r"twoplustwo\.(tables\.(publish|atomic|pages|system)|hands\.(space|rows|batch\.walk.*))(\..*)?",
     r"twoplustwo\.tables\.format\.(check_header|check_shapes|parse_manifest|npy_header|role_dag)",
 )
 _IGNORE_BY_DEFINITION = [(f"py:{t}", pattern) for pattern in _INTERNAL for t in ("module", "function", "class", "data")]

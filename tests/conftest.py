@@ -36,7 +36,7 @@ import pytest
 
 from tests.backends import INSTALLED, use_backend
 from tests.wheels import NO_COMPILER, Built, pip_wheel, source_copy
-from twoplustwo.kernels import reference
+from twoplustwo.kernels import numpy as numpy_backend
 from twoplustwo.kernels.choice import BACKENDS, ENV_VAR, extension
 from twoplustwo.tables import system
 from twoplustwo.tables.default import load_tables
@@ -122,7 +122,7 @@ def both(monkeypatch: pytest.MonkeyPatch) -> tuple[Tables, Tables]:
     if extension() is None:
         pytest.skip("twoplustwo.kernels._core was not built (no C compiler at install)")
     c, ref = _tables_with("c", monkeypatch), _tables_with("numpy", monkeypatch)
-    assert not isinstance(c.walker, reference.Walker) and isinstance(ref.walker, reference.Walker)
+    assert not isinstance(c.walker, numpy_backend.Walker) and isinstance(ref.walker, numpy_backend.Walker)
     return c, ref
 
 

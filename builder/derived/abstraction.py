@@ -49,7 +49,7 @@ import numpy.typing as npt
 
 from twoplustwo import COMBOS, HandIndexer, Tables, buckets
 from twoplustwo.abstraction.kmeans import centers_of, kmeans, row_distances
-from twoplustwo.kernels.clustering import MAX_GROUND
+from twoplustwo.kernels.limits import MAX_GROUND
 from twoplustwo.kernels.pool import resolve_threads, run
 from twoplustwo.progress import progress
 from twoplustwo.tables.load import open_tables

@@ -39,12 +39,12 @@ import numpy.typing as npt
 from tqdm import tqdm
 
 from twoplustwo import COMBOS, HandIndexer, Tables
-from twoplustwo.hands.isomorphism import canonical_boards
 from twoplustwo.odds.exact import completions
 from twoplustwo.odds.strength import class_shares
 from twoplustwo.tables.default import tables_at
 from twoplustwo.tables.load import open_tables
 from twoplustwo.tables.optional import STRENGTH_BINS, STRENGTH_ROLES
+from twoplustwo.vocab.suits import canonical_boards
 
 from ..dag.write import discard, new_staging, publish, stage
 

@@ -24,15 +24,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from twoplustwo.kernels import reference
+from twoplustwo.kernels import numpy as numpy_backend
 from twoplustwo.kernels.choice import backend, extension
-from twoplustwo.kernels.clustering import MAX_GROUND
+from twoplustwo.kernels.limits import MAX_GROUND
 
 # The first backend only: the tests name the backends they run themselves.
 pytestmark = pytest.mark.one_backend
 
 ROOT = Path(__file__).resolve().parents[2]
-BACKENDS = [pytest.param(reference, id="numpy")] + (
+BACKENDS = [pytest.param(numpy_backend, id="numpy")] + (
     [pytest.param(extension(), id="c")] if extension() is not None else []
 )
 

@@ -255,7 +255,7 @@ def emd_case(seed: int, n: int, size: int, mass: int) -> tuple[np.ndarray, np.nd
 @pytest.mark.parametrize(("seed", "n", "k"), [(1, 7, 2), (2, 8, 3), (3, 7, 3)])
 def test_emd_planted_clusters_reach_the_brute_force_optimum(seed: int, n: int, k: int) -> None:
     """Histograms planted near k far-apart ground points: no split of the rows costs less, each at its center."""
-    from twoplustwo.kernels.clustering import emd
+    from twoplustwo.kernels.numpy.transport import emd
 
     rng = np.random.default_rng(seed)
     ground = np.array([[0, 0], [1, 3], [2, 2], [500, 510], [502, 509], [1000, 1000], [1003, 1001]], dtype=np.uint16)
@@ -282,7 +282,7 @@ def test_emd_planted_clusters_reach_the_brute_force_optimum(seed: int, n: int, k
 @pytest.mark.slow  # the numpy twin solves every pair in Python: the C path's test
 @pytest.mark.parametrize("seed", range(3))
 def test_emd_ends_with_rows_at_their_nearest_cumulative_median(seed: int) -> None:
-    from twoplustwo.kernels.clustering import emd
+    from twoplustwo.kernels.numpy.transport import emd
 
     rows, weights, ground = emd_case(20 + seed, 300, 9, 12)
     c = tp.kmeans(rows, weights, k=6, metric="emd", ground=ground, seed=seed, max_iter=200)

@@ -189,7 +189,7 @@ def test_potential_buckets_are_clustered_and_summarised(
 
     The fixture's rows, computed once, with a ground of their own."""
     from tests.abstraction.test_kmeans import cumulative_median
-    from twoplustwo.kernels.clustering import emd
+    from twoplustwo.kernels.numpy.transport import emd
 
     ground = np.sort(np.random.default_rng(10).integers(0, 1981, (7, 46)), axis=1).astype(np.uint16)
     f = potential._replace(ground=ground)

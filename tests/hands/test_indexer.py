@@ -15,9 +15,9 @@ import pytest
 
 from tests.racing import every_moment, race
 from twoplustwo import HandIndexer, backend, format_cards
-from twoplustwo.hands.isomorphism import PERM_CARDS
 from twoplustwo.kernels.choice import ENV_VAR, chosen, extension
-from twoplustwo.kernels.indexing import plan
+from twoplustwo.vocab.indexing import plan
+from twoplustwo.vocab.suits import PERM_CARDS
 
 #: Hold'em's configurations, and others that stress the layout: many
 #: rounds, one big round, groups of equal suits.

@@ -594,17 +594,6 @@ MAX_LINES = 520
 #:     """
 REASON = "Long because"
 REASON_LINES = 30
-#: The long modules still to be split (the issue "One clear house III"), with
-#: no reason written. The test fails on a long module not listed here, and on
-#: one listed here that is no longer long (take it off), so that this only shrinks.
-LONG_FOR_NOW = {
-    "twoplustwo/kernels/c/exact.c",
-    "twoplustwo/kernels/c/indexer.c",
-    "twoplustwo/kernels/c/transport.c",
-    "twoplustwo/kernels/reference.py",
-}
-
-
 def _gives_a_reason(text: str) -> bool:
     """Whether one of the first :data:`REASON_LINES` lines of ``text`` starts with :data:`REASON` and goes on."""
     for line in text.splitlines()[:REASON_LINES]:
@@ -628,9 +617,7 @@ def _long_modules() -> set[str]:
 
 
 def test_no_module_is_long_without_a_reason() -> None:
-    long = _long_modules()
-    assert long - LONG_FOR_NOW == set(), f"over {MAX_LINES} lines: split by job, or say at the top '{REASON} ...'"
-    assert LONG_FOR_NOW - long == set(), "these are no longer long (or now say why): take them off LONG_FOR_NOW"
+    assert _long_modules() == set(), f"over {MAX_LINES} lines: split by job, or say at the top '{REASON} ...'"
 
 
 def test_the_reason_reader_sees_each_form() -> None:

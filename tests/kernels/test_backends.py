@@ -405,7 +405,7 @@ def test_the_core_compiles_without_warnings(tmp_path: Path) -> None:
 
 @needs_core
 def test_the_core_splits_pots_in_the_units_of_the_python_side() -> None:
-    from twoplustwo.kernels.showdown import SPLIT
+    from twoplustwo.kernels.pots import SPLIT
 
     assert _core.SPLIT == SPLIT == 2520
 

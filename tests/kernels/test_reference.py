@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from twoplustwo.kernels import reference, showdown
+from twoplustwo.kernels import numpy as numpy_backend
+from twoplustwo.kernels import pots
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import parse_cards
 from twoplustwo.vocab.games import resolve
@@ -55,7 +56,7 @@ def same(c: Any, ref: Any, method: str, *args: Any, outs: tuple[int, ...] = (), 
 @pytest.fixture
 def walkers(both: tuple[Tables, Tables]) -> tuple[Any, Any]:
     c, ref = both
-    assert isinstance(ref.walker, reference.Walker) and isinstance(c.walker, _core.Walker)
+    assert isinstance(ref.walker, numpy_backend.Walker) and isinstance(c.walker, _core.Walker)
     return c.walker, ref.walker
 
 
@@ -99,7 +100,7 @@ def test_walk_rows(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) -> N
                 same(c, ref, "walk_rows", bad, np.zeros(len(h), U16), check, compare_out=False)
         # On from a prefix's node, with its cards held.
         prefix = [0, 13]
-        node = int(ref._layers(7)[1][ref._layers(7)[0][0] * 52 + 13])
+        node = int(ref.layers(7)[1][ref.layers(7)[0][0] * 52 + 13])
         rows = hands(500, 5, 3)
         rows = rows[~np.isin(rows, prefix).any(axis=1)]
         same(c, ref, "walk_rows", rows, np.zeros(len(rows), U16), True, 2, node, 1 | 1 << 13, outs=(1,))
@@ -143,7 +144,7 @@ def _node(w: Any, cards: list[int]) -> int:
     """The dag7 node after ``cards``, as a walker's own arrays give it."""
     node = 0
     for depth, card in enumerate(cards):
-        node = int(w._layers(7)[depth][node * 52 + int(card)])
+        node = int(w.layers(7)[depth][node * 52 + int(card)])
     return node
 
 
@@ -158,7 +159,7 @@ def test_fill_ordered(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) -
             inc, fr = np.array(include, U8), np.array([f for f in free if f not in include], U8)
             node = 0
             for depth, card in enumerate(include):
-                node = int(ref._layers(n)[depth][node * 52 + card])
+                node = int(ref.layers(n)[depth][node * 52 + card])
             total = comb(len(fr), n - len(inc))
             for r0, rows in ((0, 1000), (total - 77, 77), (total // 3, 5000)):
                 same(
@@ -197,7 +198,7 @@ def test_rank_combos(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) ->
             n = len(board) + 2
             node = 0
             for depth, card in enumerate(board):
-                node = int(ref._layers(n)[depth][node * 52 + card])
+                node = int(ref.layers(n)[depth][node * 52 + card])
             held = sum(1 << b for b in board)
             same(c, ref, "rank_combos", node, len(board), held, np.zeros(1326, U16), outs=(3,))
         for args in [
@@ -246,7 +247,7 @@ def test_range_values_and_score_tuples(walkers: tuple[Any, Any]) -> None:
 
 
 def test_count_vs_random(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) -> None:
-    from twoplustwo.hands.isomorphism import canonical_boards
+    from twoplustwo.vocab.suits import canonical_boards
 
     c, ref = walkers
     boards, weights = canonical_boards()
@@ -344,13 +345,13 @@ def test_omaha(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) -> None:
             for h, b in zip(holes[:50].tolist(), boards[:50].tolist()):
                 assert c.omaha(h, b) == ref.omaha(h, b) == ref.omaha(tuple(h), tuple(b)) is not None
             same(c, ref, "omaha_rows", holes, boards, np.zeros(len(holes), U16), outs=(2,))
-            same(_core, reference, "omaha_low_rows", holes, boards, np.zeros(len(holes), U8), outs=(2,))
+            same(_core, numpy_backend, "omaha_low_rows", holes, boards, np.zeros(len(holes), U8), outs=(2,))
             shared = holes[~np.isin(holes, boards[0]).any(axis=1)]
             same(c, ref, "omaha_rows", shared, boards[:1], np.zeros(len(shared), U16), outs=(2,))
             bad = holes.copy()
             bad[321, 1] = bad[321, 0]
             same(c, ref, "omaha_rows", bad, boards, np.zeros(len(holes), U16), compare_out=False)
-            same(_core, reference, "omaha_low_rows", bad, boards, np.zeros(len(holes), U8), compare_out=False)
+            same(_core, numpy_backend, "omaha_low_rows", bad, boards, np.zeros(len(holes), U8), compare_out=False)
     for h, b in (([0, 1, 2], [4, 5, 6]), ([0, 1, 2, 3], [3, 5, 6]), ([0, 1, 2, 3], [4, 5]), ([0, 1, 2, 3], [4, 5, 60])):
         assert c.omaha(h, b) is None and ref.omaha(h, b) is None
     holes, boards = hands(3, 4, 1), hands(3, 5, 2)
@@ -360,7 +361,7 @@ def test_omaha(walkers: tuple[Any, Any], game_walkers: tuple[Any, Any]) -> None:
         (holes, boards[:2], np.zeros(3, U16)),
     ]:
         same(c, ref, "omaha_rows", *args, compare_out=False)
-    same(_core, reference, "omaha_low_rows", holes, boards, np.zeros(3, U16), compare_out=False)
+    same(_core, numpy_backend, "omaha_low_rows", holes, boards, np.zeros(3, U16), compare_out=False)
     same(*game_walkers, "omaha", [51, 47, 43, 39], [35, 31, 27])
     same(*game_walkers, "omaha_rows", holes, boards, np.zeros(3, U16), compare_out=False)
 
@@ -379,5 +380,5 @@ def test_the_walkers_are_made_alike(walkers: tuple[Any, Any]) -> None:
 
 def test_one_pot_unit() -> None:
     # The C core splits pots in the same units as showdown.py, its numpy twin and the one home of pot splitting.
-    assert getattr(_core, "SPLIT", showdown.SPLIT) == showdown.SPLIT == 2520
-    assert showdown.SHARES.tolist() == [0] + [showdown.SPLIT // k for k in range(1, 10)]
+    assert getattr(_core, "SPLIT", pots.SPLIT) == pots.SPLIT == 2520
+    assert pots.SHARES.tolist() == [0] + [pots.SPLIT // k for k in range(1, 10)]

@@ -3,7 +3,7 @@ against its definition, the deals against uniformity, and Monte Carlo equity aga
 
 The C walker and the numpy reference must give the very same tallies for
 the same key (that is what makes a seed mean the same on both backends);
-the generator must be exactly what :mod:`twoplustwo.kernels.sampling`
+the generator must be exactly what :mod:`twoplustwo.kernels.numpy.sample`
 documents, and exactly uniform; and equity sampled this way must agree
 with enumeration.
 """
@@ -20,9 +20,9 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
-from twoplustwo.kernels import sampling
 from twoplustwo.kernels.choice import ENV_VAR, extension
-from twoplustwo.kernels.showdown import SPLIT
+from twoplustwo.kernels.numpy import sample as sampling
+from twoplustwo.kernels.pots import SPLIT
 from twoplustwo.odds.montecarlo import BATCH
 from twoplustwo.odds.players import check_players
 from twoplustwo.odds.sampler import Sampler, Seat
@@ -30,11 +30,12 @@ from twoplustwo.tables.default import get_tables, load_tables
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import parse_cards
 from twoplustwo.vocab.combos import COMBOS
+from twoplustwo.vocab.draws import RANDOM
 from twoplustwo.vocab.games import resolve
 from twoplustwo.vocab.ranges import parse_range
 
 ROOT = Path(__file__).resolve().parents[2]
-R = sampling.RANDOM
+R = RANDOM
 MASK = (1 << 64) - 1
 
 

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from twoplustwo import backend
-from twoplustwo.hands.isomorphism import PERM_CARDS
 from twoplustwo.odds import counting, exact
 from twoplustwo.tables.default import get_tables
 from twoplustwo.vocab.cards import parse_cards
 from twoplustwo.vocab.games import HOLDEM, resolve
 from twoplustwo.vocab.ranges import parse_range
+from twoplustwo.vocab.suits import PERM_CARDS, suit_classes
 
 
 def kernel_counts() -> bool:
@@ -93,7 +93,7 @@ def test_suit_classes_hold_deals_equal_up_to_a_renaming_of_suits() -> None:
     holes = np.stack([aces.combos[found[:, 0]], suited.combos[found[:, 1]]], axis=1).astype(np.uint8)
     for known, dead in [([], []), (parse_cards("2h"), []), (parse_cards("2h 3h"), parse_cards("4c"))]:
         live = ~np.isin(holes, known + dead).reshape(len(holes), -1).any(axis=1)
-        classes, inverse = counting.suit_classes(holes[live], known, dead)
+        classes, inverse = suit_classes(holes[live], known, dead)
         keep = [p for p in PERM_CARDS if set(p[known].tolist()) == set(known) and set(p[dead].tolist()) == set(dead)]
         for deal, k in zip(holes[live], inverse):
             images = [np.sort(p[deal], axis=1).tolist() for p in keep]
@@ -112,8 +112,8 @@ def test_suit_classes_of_many_players_agree_with_those_of_few() -> None:
     rng = np.random.default_rng(3)
     deals = np.array([np.argsort(rng.random(52))[:12].reshape(6, 2) for _ in range(300)], dtype=np.uint8)
     deals[150:] = np.sort(deals[:150], axis=2)[:, :, ::-1]  # the same deals with the cards the other way round
-    six, six_inverse = counting.suit_classes(deals, [], [])
-    five, five_inverse = counting.suit_classes(deals[:, :5], [], [])
+    six, six_inverse = suit_classes(deals, [], [])
+    five, five_inverse = suit_classes(deals[:, :5], [], [])
     assert (six_inverse[:150] == six_inverse[150:]).all()
     assert len(six) >= len(five) and len(six) <= 150
     for classes, inverse, players in ((six, six_inverse, 6), (five, five_inverse, 5)):

@@ -22,6 +22,7 @@ from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.games import HOLDEM, resolve
 from twoplustwo.vocab.ranges import Range, parse_range
+from twoplustwo.vocab.suits import suit_classes
 
 
 def brute_force(hands: list[str], board: str = "", dead: str = "") -> list[tuple[int, int, int, float]]:
@@ -350,7 +351,7 @@ def test_work_estimates_the_suit_classes_counting_enumerates(players: list[str],
     # 4,096 deals, and never fewer than there are.
     combos, found, known = _deals_of(players, board, dead)
     holes = np.stack([c[found[:, i]] for i, c in enumerate(combos)], axis=1).astype(np.uint8)
-    classes = len(counting.suit_classes(holes, known, parse_cards(dead))[0])
+    classes = len(suit_classes(holes, known, parse_cards(dead))[0])
     estimate = counting.estimate_classes(combos, found, known, parse_cards(dead))
     if len(found) <= counting.CLASS_SAMPLE and "AhKh,AsQs" not in players:
         assert round(estimate) == classes

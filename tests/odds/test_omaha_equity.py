@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from twoplustwo.hands.batch import evaluate
-from twoplustwo.kernels.showdown import HILO_UNIT, hilo_shares
+from twoplustwo.kernels.pots import HILO_UNIT, hilo_shares
 from twoplustwo.odds.equity import equity
 from twoplustwo.vocab.cards import parse_cards
 from twoplustwo.vocab.ranges import parse_range

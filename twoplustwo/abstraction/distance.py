@@ -1,7 +1,7 @@
 """The assignment step of :func:`~twoplustwo.abstraction.kmeans.kmeans`: each row's nearest center, and distances.
 
 Under L1, squared L2, or the earth mover's distance over the rows of a
-``ground`` (:mod:`twoplustwo.kernels.clustering`, in C when it is built),
+``ground`` (the kernels' nearest_rows and transport_rows, in C when it is built),
 split over threads or handed to an executor in blocks, and stopped
 promptly by Ctrl-C or by another part's failure.
 """

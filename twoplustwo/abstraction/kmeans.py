@@ -3,7 +3,7 @@
 When each row is a cumulative histogram (or a sorted sample) of a hand's
 equity, the L1 distance between two rows is the earth mover's distance
 between the two distributions, in one dimension exactly. The clustering
-alternates two steps (:mod:`twoplustwo.kernels.clustering`, in C when it is
+alternates two steps (:mod:`twoplustwo.kernels.numpy.cluster`, in C when it is
 built): every row to its nearest center, then every center to the point
 nearest in sum to its rows. Under L1 that is their weighted median, entry
 by entry (k-medians), and the cost never rises from one round to the next;

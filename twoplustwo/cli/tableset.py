@@ -217,7 +217,7 @@ def _check_out(out: Path | None) -> None:
 def _check_abstraction(args: argparse.Namespace) -> None:
     """Refuse in one line, before the builder starts, what it would refuse or fail on for its arguments alone."""
     from twoplustwo.cluster import check_dask
-    from twoplustwo.kernels.clustering import MAX_GROUND
+    from twoplustwo.kernels.limits import MAX_GROUND
     from twoplustwo.tables.optional import bucket_role
 
     try:

@@ -27,7 +27,7 @@ import numpy.typing as npt
 from twoplustwo.hands.rows import as_hands, bad_hand
 from twoplustwo.hands.single import evaluate
 from twoplustwo.kernels import pool
-from twoplustwo.kernels.arrays import walk_columns
+from twoplustwo.kernels.columns import walk_columns
 from twoplustwo.tables.format import TableError
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import CardLike, format_cards, parse_cards

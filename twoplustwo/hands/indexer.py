@@ -6,7 +6,7 @@ board. Within a round the order of the cards does not matter; across rounds
 it does. Two hands share an index exactly when a renaming of the suits maps
 each round of one onto the same round of the other, and the indices of the
 hands of rounds ``0..i`` are ``0 .. size(i) - 1`` (Kevin Waugh's hand
-isomorphism, 2013; the layout is in :mod:`twoplustwo.kernels.indexing`).
+isomorphism, 2013; the layout is in :mod:`twoplustwo.vocab.indexing`).
 
 >>> from twoplustwo import format_cards
 >>> preflop = HandIndexer((2,))
@@ -38,8 +38,8 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.kernels.choice import chosen
-from twoplustwo.kernels.indexing import MAX_CARDS, MAX_ROUNDS, Plan, plan
 from twoplustwo.vocab.cards import CardLike, parse_cards
+from twoplustwo.vocab.indexing import MAX_CARDS, MAX_ROUNDS, Plan, plan
 from twoplustwo.vocab.inputs import check_int, int_array, is_int, refuse_masked
 
 __all__ = ["HandIndexer"]

@@ -1,11 +1,11 @@
-"""Which backend runs the hot paths: the C core or the numpy reference, chosen here and nowhere else.
+"""Which backend runs the hot paths: the C core or the numpy backend, chosen here and nowhere else.
 
 The C backend (``twoplustwo.kernels._core``) is built by ``pip install`` and ``make``
-when a compiler is there; the numpy reference (:mod:`twoplustwo.kernels.reference`)
-is always there, and the C core is tested against it. Both export one
+when a compiler is there; the numpy backend (:mod:`twoplustwo.kernels.numpy`, one
+module per C unit) is always there, and the C core is tested against it. Both export one
 interface (:mod:`twoplustwo.kernels.interface`): callers hold a walker and
 call it, never asking which backend runs. ``$TWOPLUSTWO_BACKEND`` chooses:
-``numpy`` forces the reference, ``c`` insists on the C core (an
+``numpy`` forces the numpy backend, ``c`` insists on the C core (an
 ``ImportError`` at first use if it was not built), and unset or empty takes
 C when it is available.
 
@@ -51,7 +51,7 @@ def extension() -> ModuleType | None:
 
 
 def chosen() -> Backend:
-    """The chosen backend's module, ``twoplustwo.kernels._core`` or :mod:`twoplustwo.kernels.reference`."""
+    """The chosen backend's module, ``twoplustwo.kernels._core`` or :mod:`twoplustwo.kernels.numpy`."""
     choice = os.environ.get(ENV_VAR, "").strip().lower()
     if choice not in ("", *BACKENDS):
         raise ValueError(f"${ENV_VAR} must be 'c', 'numpy' or unset, got {choice!r}")
@@ -63,9 +63,9 @@ def chosen() -> Backend:
     if choice == "numpy" or _core_module is None:
         if choice == "":
             _warn_no_extension()
-        from twoplustwo.kernels import reference
+        from twoplustwo.kernels import numpy
 
-        return reference
+        return numpy
     from twoplustwo.kernels import _core
 
     return _core
@@ -98,7 +98,7 @@ def backend() -> str:
 
 # The C core also has an entry point of evaluate() that serves the default
 # table set without a Python frame: a registry of C walkers, and a Python
-# fallback for everything else. A walker of the reference is never
+# fallback for everything else. A walker of the numpy backend is never
 # registered, so the entry point hands its calls to the fallback.
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.odds.counting import count_showdowns, deal_cost, estimate_classes
+from twoplustwo.odds.counting import deal_cost, estimate_classes
 from twoplustwo.odds.exact import board_cards
 from twoplustwo.vocab.combos import combo_indices
 
@@ -46,7 +46,7 @@ def work(
     Listing (:func:`~twoplustwo.odds.exact.list_deals`) walks the boards of ``game``'s deck times (distinct
     combos + deals x players) board-combo steps, about a third of a nanosecond each. Counting (hold'em on the C
     backend, :func:`count_showdowns`) scores one deal of each suit class
-    (:func:`~twoplustwo.odds.counting.suit_classes`), each player on each rank multiset of the missing cards
+    (:func:`~twoplustwo.vocab.suits.suit_classes`), each player on each rank multiset of the missing cards
     (:func:`deal_cost`), at about :data:`COUNTED_STEP` board-combo steps each; the classes are estimated from a
     sample of the deals (:func:`estimate_classes`). ``found`` is what :func:`~twoplustwo.odds.exact.find_deals`
     gave: the deals, or None for more than the product of the ranges' sizes.
@@ -55,7 +55,7 @@ def work(
     >>> from twoplustwo.vocab.games import resolve
     >>> from twoplustwo.vocab.ranges import parse_range
     >>> aa, anything, holdem = parse_range("AA").combos, parse_range("random").combos, resolve("holdem")
-    >>> counts = count_showdowns(holdem.walker, np.empty((0, 2, 2), dtype=np.uint8), [], []) is not None
+    >>> counts = holdem.walker.keyed_tables()  # the walker counts showdowns where it has keyed tables
     >>> counted = 469 * comb(17, 5) * 2 * COUNTED_STEP  # 469 classes of the 7,350 deals, 6,188 multisets, 2 players
     >>> listed = comb(52, 5) * (1326 + 7350 * 2)  # boards x (distinct combos + deals x players)
     >>> round(work([anything, aa], [], [], find_deals([anything, aa]), game=holdem)) == (counted if counts else listed)
@@ -64,8 +64,7 @@ def work(
     n_deals = prod(len(p) for p in players) if found is None else len(found)
     walker = game.walker
     missing = 5 - len(known)
-    holes = np.empty((0, len(players), 2), dtype=np.uint8)
-    if count_showdowns(walker, holes, known, dead) is not None:  # the walker counts; asking costs nothing
+    if 2 <= len(players) <= 9 and walker.keyed_tables():  # the walker counts (count_showdowns)
         classes = n_deals if found is None else estimate_classes(players, found, known, dead)
         return classes * deal_cost(missing, len(players)) * len(players) * COUNTED_STEP
     boards = comb(len(board_cards(known, dead, game.deck)), missing)

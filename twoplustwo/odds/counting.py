@@ -5,7 +5,7 @@ In hold'em on the C backend :func:`twoplustwo.odds.exact.deals` and
 each rank multiset of the missing cards is scored once, weighted by the
 ways the deck deals it, and the boards that can make a flush one suit and
 rank set at a time. Range deals equal up to a renaming of the suits
-(:func:`suit_classes`) are counted once (:func:`count_classes`). With at
+(:func:`~twoplustwo.vocab.suits.suit_classes`) are counted once (:func:`count_classes`). With at
 most two cards to come, the deals of a call that hold the same hole ranks
 share their counts without flushes, and each deal then moves its flush
 boards. Elsewhere the walker says it does not count (None), and the boards
@@ -15,7 +15,6 @@ counting to.
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Sequence
 from math import comb
@@ -24,15 +23,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.hands.isomorphism import PERM_CARDS
 from twoplustwo.kernels import pool
 from twoplustwo.progress import progress
-from twoplustwo.vocab.combos import COMBO_ROW, COMBOS
+from twoplustwo.vocab.combos import COMBO_ROW
+from twoplustwo.vocab.suits import deal_classes, renamings_keeping
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import Walker
 
-__all__ = ["CLASS_SAMPLE", "count_classes", "count_showdowns", "deal_cost", "estimate_classes", "suit_classes"]
+__all__ = ["CLASS_SAMPLE", "count_classes", "count_showdowns", "deal_cost", "estimate_classes"]
 
 # Deals times their cost in rank multisets (deal_cost) counted per call of the counting kernel: a few milliseconds.
 _COUNT_STEP = 50_000
@@ -75,7 +74,7 @@ def count_classes(
     quiet: bool,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
     """:func:`count_showdowns` of one deal of each suit class, on ``workers`` threads, spread back to every deal."""
-    classes, inverse = _suit_classes(holes, known, dead)
+    classes, inverse = deal_classes(holes, known, dead)
     n = len(classes)
     # Steps of a few milliseconds, so that Ctrl-C stops the threads soon,
     # and no more steps than the threads share evenly; threads only for
@@ -91,7 +90,7 @@ def count_classes(
             counts, games = counted
             update(n)
     else:
-        if count_showdowns(walker, classes[:0], known, dead) is None:  # asks whether the walker counts, for free
+        if not walker.keyed_tables():  # it says whether it counts (Scoring.count_showdowns)
             return None
         counts = np.empty((n, holes.shape[1], 3), dtype=np.int64)
         games = np.empty(n, dtype=np.int64)
@@ -136,113 +135,24 @@ def deal_cost(missing: int, players: int) -> int:
     return multisets if missing > 2 else min(multisets, 5 * players)
 
 
-def suit_classes(
-    holes: npt.NDArray[np.uint8], known: Sequence[int], dead: Sequence[int]
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.intp]]:
-    """The deals up to the renamings of suits that keep the board and the dead cards, and where each deal went.
-
-    ``holes`` is ``(deals, players, 2)``. Returns ``(classes, inverse)``: one
-    ``(classes, players, 2)`` deal per class (the least, as combo rows) and
-    each deal's class. Deals of one class have equal counts, player by
-    player, since renaming the suits maps their boards onto each other.
-
-    >>> aa = np.array([[[51, 50]], [[49, 48]], [[51, 48]]], dtype=np.uint8)  # AsAh, AdAc, AsAc
-    >>> classes, inverse = suit_classes(aa, [], [])
-    >>> len(classes), inverse.tolist()
-    (1, [0, 0, 0])
-    >>> len(suit_classes(aa, [50], [])[0])  # with Ah on the board: AsAh and AdAc differ
-    2
-    """
-    classes, inverse = _suit_classes(holes, known, dead)
-    return classes, np.arange(len(holes)) if inverse is None else inverse
-
-
-@functools.lru_cache(maxsize=256)
-def _renamings(known: tuple[int, ...], dead: tuple[int, ...]) -> npt.NDArray[np.integer[Any]]:
-    """The renamings of suits (rows of ``PERM_CARDS``, the identity first) that keep the sorted board and dead cards."""
-    keeps = np.ones(len(PERM_CARDS), dtype=bool)
-    for group in (np.array(known, dtype=np.uint8), np.array(dead, dtype=np.uint8)):
-        keeps &= (np.sort(PERM_CARDS[:, group], axis=1) == group).all(axis=1)
-    kept = PERM_CARDS[keeps]
-    kept.setflags(write=False)  # shared by every call with these cards
-    return kept
-
-
-def _suit_classes(
-    holes: npt.NDArray[np.uint8], known: Sequence[int], dead: Sequence[int]
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.intp] | None]:
-    """:func:`suit_classes`, with None for ``inverse`` when every deal is its own class, in order: ``holes``."""
-    cards = tuple(sorted(int(c) for c in known)), tuple(sorted(int(c) for c in dead))
-    renamings = _renamings(*cards)
-    if len(renamings) == 1:  # the identity alone
-        return holes, None
-    if holes.shape[1] <= 5:
-        return _suit_classes_by_key(_combo_renamings(*cards), holes)
-    least = None
-    for p in renamings:
-        mapped = p[holes]
-        rows = COMBO_ROW[mapped[..., 0], mapped[..., 1]]
-        if least is None:
-            least = rows
-            continue
-        # Keep each deal's lexicographically least image.
-        differ = rows != least
-        first = differ.argmax(axis=1)
-        at = np.arange(len(rows))
-        less = differ.any(axis=1) & (rows[at, first] < least[at, first])
-        least[less] = rows[less]
-    assert least is not None  # the identity keeps everything
-    classes, inverse = np.unique(least, axis=0, return_inverse=True)
-    return COMBOS[classes], inverse.reshape(-1)
-
-
-@functools.lru_cache(maxsize=256)
-def _combo_renamings(known: tuple[int, ...], dead: tuple[int, ...]) -> npt.NDArray[np.int64]:
-    """:func:`_renamings` as maps of combo rows, ``(renamings, 1326)``."""
-    renamings = _renamings(known, dead)
-    rows: npt.NDArray[np.int64] = COMBO_ROW[renamings[:, COMBOS[:, 0]], renamings[:, COMBOS[:, 1]]]
-    rows.setflags(write=False)  # shared by every call with these cards
-    return rows
-
-
-def _suit_classes_by_key(
-    renamings: npt.NDArray[np.int64], holes: npt.NDArray[np.uint8]
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.intp]]:
-    """:func:`_suit_classes` of at most five players, a deal's combo rows (11 bits each) read as one integer.
-
-    ``renamings`` map combo rows (:func:`_combo_renamings`). The first
-    player's row goes in the highest bits, so that the least integer is the
-    lexicographically least image; every renaming of a slice of deals at
-    once (this is time a second thread cannot share).
-    """
-    players = holes.shape[1]
-    shifts = 11 * np.arange(players - 1, -1, -1, dtype=np.int64)
-    rows = COMBO_ROW[holes[..., 0], holes[..., 1]]
-    least = np.empty(len(holes), dtype=np.int64)
-    step = max(1, (1 << 20) // (len(renamings) * players))
-    for a in range(0, len(holes), step):
-        least[a : a + step] = (renamings[:, rows[a : a + step]] << shifts).sum(axis=2).min(axis=0)
-    keys, inverse = np.unique(least, return_inverse=True)
-    return COMBOS[(keys[:, None] >> shifts) & 2047], inverse.reshape(-1)
-
-
 def estimate_classes(
     players: Sequence[npt.NDArray[np.integer[Any]]],
     found: npt.NDArray[np.intp],
     known: Sequence[int],
     dead: Sequence[int],
 ) -> float:
-    """About how many suit classes :func:`suit_classes` makes of the deals ``found``, without making them.
+    """About how many suit classes :func:`~twoplustwo.vocab.suits.suit_classes` makes of the deals ``found``, unmade.
 
     Burnside's count, over the renamings of suits that keep the board, the dead cards and every player's
     combos: the classes are the mean over those renamings of the deals each one leaves as they are, here
     measured on an even sample of :data:`CLASS_SAMPLE` deals at most. On a whole sample it is the count of
-    :func:`suit_classes` when every renaming that takes one deal to another keeps each player's combos, as the
-    notation's ranges, ``"random"`` and single hands are kept; otherwise it may count more classes than there are.
+    :func:`~twoplustwo.vocab.suits.suit_classes` when every renaming that takes one deal to another keeps each
+    player's combos, as the notation's ranges, ``"random"`` and single hands are kept; otherwise it may count
+    more classes than there are.
     """
     if len(found) == 0:  # deals() then says so
         return 0.0
-    renamings = _renamings(tuple(sorted(int(c) for c in known)), tuple(sorted(int(c) for c in dead)))
+    renamings = renamings_keeping(tuple(sorted(int(c) for c in known)), tuple(sorted(int(c) for c in dead)))
     sample = found[:: -(-len(found) // CLASS_SAMPLE)]
     kept = np.ones(len(renamings), dtype=bool)
     left = np.ones((len(renamings), len(sample)), dtype=bool)  # each renaming: the sampled deals it leaves alone

@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
-from twoplustwo.kernels.showdown import SPLIT as POT_UNITS
+from twoplustwo.kernels.pots import SPLIT as POT_UNITS
 from twoplustwo.odds import exact
 from twoplustwo.odds.cost import work
 from twoplustwo.odds.montecarlo import Stopping, check_stopping, sample
@@ -141,7 +141,7 @@ def equity(
 
     Memory: hands alone take 2 bytes per player and board for the call; the
     first such call also builds the process's index of card subsets
-    (:func:`twoplustwo.kernels.draws.subsets`, 65 MiB) on the numpy path, kept for
+    (:func:`twoplustwo.kernels.numpy.draws.subsets`, 65 MiB) on the numpy path, kept for
     later calls and for :func:`~twoplustwo.iter_hands`. Ranges take 2 bytes
     per distinct combo and board of a block (at most C(50, 3) boards) per
     thread, and counters of 24 bytes per player and deal, a set per group

@@ -4,7 +4,7 @@
 and weighted ranges alike, by sampling games: a combo for every player
 and a completion of the board. It plays Hold'em, short deck (either rules)
 and Omaha (4 to 6 hole cards, high or hi/lo eight or better, pots split as
-:mod:`twoplustwo.kernels.showdown` splits them). The games themselves are played by
+:mod:`twoplustwo.kernels.pots` splits them). The games themselves are played by
 :class:`twoplustwo.odds.sampler.Sampler`.
 
 >>> aces = (np.array([[51, 50]], dtype=np.uint8), np.ones(1))  # As Ah
@@ -33,7 +33,7 @@ than run for ever.
 **Reproducibility.** Games come in batches of :data:`BATCH`, batch ``i``
 drawing from its own generator, spawned from ``np.random.SeedSequence(seed)``
 by ``i`` alone (games dealt straight from the deck take a 64-bit key from
-it, and counter-based words from the key: :mod:`twoplustwo.kernels.sampling`).
+it, and counter-based words from the key: :mod:`twoplustwo.kernels.numpy.sample`).
 Batches run on ``threads`` threads in rounds of a number of batches that
 never depends on ``threads``, and the stopping rule is checked only between
 rounds, so a seed gives the same result for every ``threads`` and on both

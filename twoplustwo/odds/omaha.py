@@ -10,7 +10,7 @@ In hi/lo the pot splits into a high half and a low half. The best high
 hands share the high half, the best qualifying lows the low half; with no
 qualifying low, the high hands take the whole pot. A player with the best
 high alone beside a tied low gets three quarters, and so on
-(:func:`twoplustwo.kernels.showdown.hilo_shares`).
+(:func:`twoplustwo.kernels.pots.hilo_shares`).
 
 >>> from twoplustwo.vocab.games import resolve
 >>> hands, holdem = [[51, 46, 43, 1], [50, 47, 12, 8]], resolve("holdem")  # As Kh Qs 2d, Ah Ks 5c 4c
@@ -30,10 +30,10 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
-from twoplustwo.kernels.draws import draw_index
-from twoplustwo.kernels.showdown import HILO_UNIT, hilo_shares, outcomes
-from twoplustwo.kernels.showdown import SPLIT as POT_UNITS
+from twoplustwo.kernels.pots import HILO_UNIT, hilo_shares, outcomes
+from twoplustwo.kernels.pots import SPLIT as POT_UNITS
 from twoplustwo.odds import exact
+from twoplustwo.vocab.draws import draw_index
 
 if TYPE_CHECKING:
     from twoplustwo.vocab.games import Game

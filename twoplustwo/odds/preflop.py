@@ -9,7 +9,7 @@ PokerStove's hour: the boards are enumerated once, up to suit isomorphism
 (134,459 boards stand for all 2,598,960), every combo is valued on each,
 and the opponents a combo beats are counted, card removal included, from
 the combos in order of value (the walker's ``count_vs_random``: a C sweep,
-or the numpy reference of :mod:`twoplustwo.kernels.versus`).
+or the numpy reference of :mod:`twoplustwo.kernels.numpy.versus`).
 
 :func:`preflop_matchups` gives the heads-up grid, one :func:`~twoplustwo.equity`
 per deal of two combos up to suit isomorphism:
@@ -44,7 +44,6 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.hands.isomorphism import PERM_CARDS, canonical_boards
 from twoplustwo.kernels import pool
 from twoplustwo.odds.results import PlayerEquity, PreflopResults
 from twoplustwo.progress import progress
@@ -53,6 +52,7 @@ from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.combos import CLASS_ROWS, COMBOS, HAND_CLASSES, N_COMBOS
 from twoplustwo.vocab.games import HOLDEM, Game, resolve
 from twoplustwo.vocab.range_notation import class_combos, class_index
+from twoplustwo.vocab.suits import canonical_boards, pair_keys
 
 __all__ = [
     "BOARDS_HEADS_UP",
@@ -245,28 +245,6 @@ def _gather(futures: Sequence[Future[T]], spans: Sequence[_Span]) -> Iterator[tu
 # Class against class
 
 
-def _pair_keys(
-    a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-    """Canonical keys of the unordered deals of combo a[i] against b[i] under the 24 suit permutations.
-
-    A key packs two combos of sorted cards, six bits a card; ``swapped`` says
-    that b[i] plays the key's first combo.
-    """
-    best_ab = np.full(len(a), np.iinfo(np.int64).max)
-    best_ba = best_ab.copy()
-    # Column by column: reductions along an axis of length 2 cost far more.
-    a0, a1, b0, b1 = a[:, 0], a[:, 1], b[:, 0], b[:, 1]
-    for perm in PERM_CARDS.astype(np.int64):
-        pa0, pa1, pb0, pb1 = perm[a0], perm[a1], perm[b0], perm[b1]
-        x = (np.minimum(pa0, pa1) << 6) | np.maximum(pa0, pa1)
-        y = (np.minimum(pb0, pb1) << 6) | np.maximum(pb0, pb1)
-        np.minimum(best_ab, (x << 12) | y, out=best_ab)
-        np.minimum(best_ba, (y << 12) | x, out=best_ba)
-    swapped = best_ba < best_ab
-    return np.where(swapped, best_ba, best_ab), swapped
-
-
 def _matchup_counts(keys: npt.NDArray[np.int64], holdem: Game) -> npt.NDArray[np.int64]:
     """(n, 3): the first combo's wins, the ties and the second's wins of each keyed deal, over every board.
 
@@ -345,7 +323,7 @@ def preflop_matchups(
     pick_a, pick_b, a, b = pick_a[disjoint], pick_b[disjoint], a[disjoint], b[disjoint]
     cells = class_a[pick_a] * len(ids_b) + class_b[pick_b]
     slots = slot_a[pick_a]
-    keys, swapped = _pair_keys(a, b)
+    keys, swapped = pair_keys(a, b)
     unique, which = np.unique(keys, return_inverse=True)
     which = which.ravel()
 

@@ -3,13 +3,13 @@
 :class:`Sampler` plays a batch of games for :func:`twoplustwo.odds.montecarlo.monte_carlo`
 and tallies them (:class:`Tally`); the same batch index and size always
 play the same games. Deals are drawn by whole-deal rejection, boards one
-card at a time from random bytes, and pots split by :mod:`twoplustwo.kernels.showdown`.
+card at a time from random bytes, and pots split by :mod:`twoplustwo.kernels.pots`.
 
 Hold'em games whose players each hold one hand or a uniformly random one
 (a range of every combo of the cards left, equal weights) are played whole
 by the walker's ``sample_games`` instead, one call a batch, without the
 GIL in C: the deal comes from counter-based random words keyed by the
-batch (:mod:`twoplustwo.kernels.sampling` says exactly how), uniform over
+batch (:mod:`twoplustwo.kernels.numpy.sample` says exactly how), uniform over
 the compatible deals, which is the distribution whole-deal rejection
 samples for such players.
 """
@@ -24,11 +24,11 @@ import numpy.typing as npt
 
 from twoplustwo.hands.batch import walk_batch
 from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
-from twoplustwo.kernels.sampling import RANDOM
-from twoplustwo.kernels.showdown import HILO_UNIT, hilo_shares, outcomes, shares
-from twoplustwo.kernels.showdown import SPLIT as POT_UNITS
+from twoplustwo.kernels.pots import HILO_UNIT, hilo_shares, outcomes, shares
+from twoplustwo.kernels.pots import SPLIT as POT_UNITS
 from twoplustwo.odds.players import CheckedPlayer, any_deal
 from twoplustwo.vocab.combos import COMBO_ROW, N_COMBOS
+from twoplustwo.vocab.draws import RANDOM
 from twoplustwo.vocab.games import HOLDEM, Game
 
 __all__ = ["MIN_ACCEPTANCE", "OMAHA", "Sampler", "Seat", "Tally", "hand_rows"]

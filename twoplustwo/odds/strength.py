@@ -38,7 +38,6 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.indexer import HandIndexer
-from twoplustwo.hands.isomorphism import canonical_boards
 from twoplustwo.hands.rows import read_rows, twice
 from twoplustwo.kernels import pool
 from twoplustwo.odds.exact import completions
@@ -48,6 +47,7 @@ from twoplustwo.tables.load import Tables
 from twoplustwo.tables.optional import STRENGTH_BINS
 from twoplustwo.vocab.cards import format_cards, parse_cards
 from twoplustwo.vocab.combos import CLASS_OF, CLASS_ROWS, COMBO_ROW, N_COMBOS
+from twoplustwo.vocab.suits import canonical_boards
 
 __all__ = ["OPPONENTS", "Strength", "StrengthArrays", "class_shares", "from_tables", "strength", "strength_batch"]
 

@@ -1,5 +1,5 @@
 /* The steps of k-means on uint16 rows, the twins of the numpy functions of
- * twoplustwo.kernels.clustering: nearest_rows gives each point its nearest
+ * twoplustwo.kernels.numpy.cluster: nearest_rows gives each point its nearest
  * center under L1 or squared L2, median_rows each cluster its weighted
  * median (the center of least L1 sum; the means of L2 are numpy's). With
  * points that are cumulative histograms (or sorted samples), L1 is the

@@ -19,6 +19,10 @@
  * Values come from the keyed tables (the rank multisets) and the small flush
  * table, both derived from dag7 and tested against it on every hand. */
 
+/* Long because it is one job in one unit: counting the showdowns of deals.
+ * The multiset walk, the flush picks and the few-cards-to-come path share
+ * struct deal and its scoring, and read best in the order they run. */
+
 #include "core.h"
 
 /* C(n, k) for n, k <= 4: ways to take k of the n cards of a rank left in the deck. */

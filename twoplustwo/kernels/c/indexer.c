@@ -1,15 +1,20 @@
 /* Suit-isomorphic hand indices: index_rows and unindex_rows, the twins of
- * the numpy functions of twoplustwo.kernels.indexing, whose docstring fixes
+ * the numpy functions of twoplustwo.kernels.numpy.indexer; twoplustwo.vocab.indexing fixes
  * the layout both follow to the bit. Module functions: a round's tables
  * (its plan: counts, codes, offsets, slots) come from Python, which makes
  * them once; each call checks and copies them, so that nothing the caller
  * changes while the GIL is released can lead a read or a write astray. */
 
+/* Long because it is one job in one unit: the layout of hand indices, both
+ * ways. index_rows and unindex_rows read the same plan (load_plan,
+ * read_config) and the same rank tables (fill_tables), each the other's
+ * inverse; apart they would share a header for a single caller each. */
+
 #include "core.h" /* Python.h first, before any standard header */
 
 #define MOST_ROUNDS 8
 #define MOST_CARDS 7
-#define MOST_CODES 1024 /* as twoplustwo.kernels.indexing */
+#define MOST_CODES 1024 /* as twoplustwo.kernels.numpy.indexer */
 #define MOST_SLOTS 8192
 #define HASH 0x9E3779B1u
 

@@ -3,10 +3,10 @@
  * keyed tables (keyed.c) and tallies the pots, with the GIL released. It
  * serves the sampled equity of players who each hold one fixed hand or a
  * uniformly random one (twoplustwo.odds.sampler); the numpy reference,
- * twoplustwo/kernels/sampling.py, plays the very same games.
+ * twoplustwo/kernels/numpy/sample.py, plays the very same games.
  *
  * The generator is part of what a seed means, so it is fixed here, bit for
- * bit (sampling.py says the same). All arithmetic is modulo 2^64. A batch
+ * bit (numpy/sample.py says the same). All arithmetic is modulo 2^64. A batch
  * has a 64-bit key (from its SeedSequence), and game g = 0, 1, ... of the
  * batch reads the words
  *   word(g, j) = mix(key + (j * 2^32 + g) * GAMMA), j = 0, 1, ...

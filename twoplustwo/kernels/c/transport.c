@@ -1,6 +1,6 @@
 /* The earth mover's distance between histograms over a set of ground points,
  * for k-means of potential-aware buckets: the twin of the numpy function
- * transport_rows of twoplustwo.kernels.clustering. Moving one unit of mass
+ * transport_rows of twoplustwo.kernels.numpy.transport. Moving one unit of mass
  * from ground point i to j costs the L1 distance between their rows of
  * `ground`, and the distance between two histograms of equal mass is the
  * least cost of moving one onto the other: a transportation problem, solved
@@ -16,6 +16,10 @@
  * histograms' marginals (marginal_bound) is a tighter bound, nearly the EMD
  * itself where the rows are quantile functions: it rules out most of the
  * centers the first bound lets through, at a tenth of the cost of solving. */
+
+/* Long because it is one job in one unit: the EMD of transport_rows. The
+ * network simplex (emd), its work space and the two bounds share Work and
+ * Halt, and each is only ever called from transport_rows below. */
 
 #include "core.h" /* Python.h first, before any standard header */
 

@@ -3,8 +3,8 @@
 :class:`Draws` lists every t-card draw (t = 1..5) from a set of free cards
 in lexicographic order, and walks the draws from one DAG node with shared
 prefixes walked once; :class:`Ordered` lists every hand of some include
-and free cards that way. They are the numpy reference's enumeration
-(:mod:`twoplustwo.kernels.reference`), twins of the C core's.
+and free cards that way. They are the numpy backend's enumeration
+(:mod:`twoplustwo.kernels.numpy.enumerate`), twins of ``kernels/c/enumerate.c``.
 
 >>> draws = Draws([0, 1, 2, 3], 2)
 >>> draws.real_rows(draws.rows()[0]).tolist()
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from functools import lru_cache
 from math import comb
 
 import numpy as np
@@ -23,7 +22,7 @@ import numpy.typing as npt
 
 from twoplustwo.kernels import pool
 
-__all__ = ["MAX_DRAW", "Draws", "Ordered", "Subsets", "draw_index", "subsets", "take_into"]
+__all__ = ["MAX_DRAW", "Draws", "Ordered", "Subsets", "subsets", "take_into"]
 
 #: Most cards one draw takes: blocks of all t-subsets of 0..51 are
 #: precomputed up to this size; hands of 6 or 7 free cards fix their first
@@ -230,26 +229,6 @@ def take_into(layer: npt.NDArray[np.unsignedinteger], ids: npt.NDArray[np.int64]
         layer.take(ids, out=out, mode="wrap")
     else:
         out[...] = layer.take(ids, mode="wrap")
-
-
-@lru_cache(maxsize=8)
-def draw_index(m: int, t: int) -> npt.NDArray[np.uint8]:
-    """Every t-subset of ``range(m)`` (m <= 52) in lexicographic order, one per row, read-only.
-
-    >>> draw_index(4, 2).tolist()
-    [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
-    """
-    rows = np.arange(m, dtype=np.uint8)[:, None]
-    for _ in range(1, t):
-        # Each row's children append each card above its last, in order.
-        last = rows[:, -1].astype(np.intp)
-        cnt = m - 1 - last
-        starts = np.cumsum(cnt) - cnt
-        added = np.repeat(last + 1 - starts, cnt) + np.arange(int(cnt.sum()))
-        rows = np.column_stack([np.repeat(rows, cnt, axis=0), added.astype(np.uint8)])
-    rows = rows if t else np.zeros((1, 0), dtype=np.uint8)
-    rows.setflags(write=False)
-    return rows
 
 
 class Ordered:

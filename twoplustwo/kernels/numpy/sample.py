@@ -1,9 +1,8 @@
 """Sampled hold'em games, the numpy twin of the C core's ``sample_games`` (``kernels/c/sample.c``).
 
 :func:`sample_games` plays a batch of Monte Carlo games of players who each
-hold a fixed hand or a uniformly random one, and adds up who won: the
-reference walker's ``sample_games`` checks its arguments as C does and
-hands them here. Both backends deal the very same games from the same key,
+hold a fixed hand or a uniformly random one (:data:`twoplustwo.vocab.draws.RANDOM`),
+and adds up who won: the numpy walker's ``sample_games``. Both backends deal the very same games from the same key,
 so a seed gives the same tallies on either, bit for bit.
 
 **The generator** is part of what a seed means. All arithmetic is modulo
@@ -54,17 +53,22 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.kernels.showdown import SPLIT, shares
+from twoplustwo.kernels.numpy.args import ALL_CARDS, array, long, mask
+from twoplustwo.kernels.pots import SPLIT, shares
+from twoplustwo.vocab.draws import RANDOM
+
+if TYPE_CHECKING:
+    from twoplustwo.kernels.interface import I64, U8
+    from twoplustwo.kernels.numpy.walker import Dags
 
 __all__ = [
     "GAMMA",
     "GROUP_LIMIT",
-    "RANDOM",
     "STRIDE",
     "combo_rows",
     "groups",
@@ -74,8 +78,6 @@ __all__ = [
     "shuffle",
 ]
 
-#: The byte of both cards of a random player's row of ``hands``.
-RANDOM = 255
 #: The odd constant that steps the counters of the generator (2**64 over the golden ratio).
 GAMMA = 0x9E3779B97F4A7C15
 #: From word ``j`` of a game to word ``j + 1``: ``2**32 * GAMMA``.
@@ -171,26 +173,23 @@ def combo_rows(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> npt.NDArray[np.intp]
 
 
 def sample_games(
-    layers: list[npt.NDArray[np.unsignedinteger[Any]]] | None,
-    hands: npt.NDArray[Any],
-    board: npt.NDArray[Any],
-    dead: npt.NDArray[Any],
-    key: int,
-    n: int,
-    counts: npt.NDArray[Any],
-    combos: npt.NDArray[Any],
+    w: Dags, hands: U8, board: U8, dead: U8, key: int, n: int, counts: I64, combos: I64, /
 ) -> bool:
     """``Walker.sample_games``: play games ``0..n-1`` of the batch keyed ``key`` and add their tallies.
 
-    ``layers`` are dag7's (None for another game's walker: then nothing is
-    played and the answer is False). The arrays are C-contiguous buffers as
-    the reference walker took them; the checks and their messages are C's:
+    On another game's walker nothing is played and the answer is False (the
+    sampled equity of hold'em alone is played whole in a kernel). The
+    checks and their messages are C's:
     ``hands`` (players, 2) uint8, a fixed hand's cards or :data:`RANDOM`
     twice; ``board`` 0 to 5 cards and ``dead`` cards, uint8; ``n`` from 0 to
     2**32 - 1; ``counts`` (players, 5) int64 gains each player's wins, ties,
     units, squared units and games; ``combos`` (random players, 2, 1326)
     int64 gains each random player's games and units per combo.
     """
+    key, n = mask(key), long(n)  # the scalars before the buffers, as C reads them
+    hands, board, dead = array(hands), array(board), array(dead)
+    counts, combos = array(counts, writable=True), array(combos, writable=True)
+    layers = w.layers(7) if w.deck == ALL_CARDS and not w.derived else None
     if hands.ndim != 2 or hands.itemsize != 1 or hands.shape[1] != 2 or not 2 <= hands.shape[0] <= _MAX_PLAYERS:
         raise ValueError("hands must be a C-contiguous (players, 2) uint8 array of 2 to 9 players")
     if board.ndim != 1 or board.itemsize != 1 or board.shape[0] > 5:
