@@ -22,7 +22,7 @@ import pytest
 from twoplustwo.kernels import interface
 from twoplustwo.kernels import numpy as numpy_backend
 from twoplustwo.kernels.choice import extension
-from twoplustwo.odds import exact
+from twoplustwo.odds import cost, counting, exact
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.games import resolve
 from twoplustwo.vocab.ranges import parse_range
@@ -89,6 +89,7 @@ def test_the_cost_model_asks_the_walker_and_calls_no_kernel(monkeypatch: pytest.
 
     aa, anything = parse_range("AA").combos, parse_range("random").combos
     found = exact.find_deals([anything, aa])
-    expected = exact.work([anything, aa], [], [], found=found)
-    monkeypatch.setattr(exact, "count_showdowns", refuse)
-    assert exact.work([anything, aa], [], [], found=found) == expected > 0
+    holdem = resolve("holdem")
+    expected = cost.work([anything, aa], [], [], found, game=holdem)
+    monkeypatch.setattr(counting, "count_showdowns", refuse)
+    assert cost.work([anything, aa], [], [], found, game=holdem) == expected > 0
