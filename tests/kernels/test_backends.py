@@ -405,9 +405,9 @@ def test_the_core_compiles_without_warnings(tmp_path: Path) -> None:
 
 @needs_core
 def test_the_core_splits_pots_in_the_units_of_the_python_side() -> None:
-    from twoplustwo.kernels.pots import SPLIT
+    from twoplustwo.kernels.pots import POT_UNITS
 
-    assert _core.SPLIT == SPLIT == 2520
+    assert _core.POT_UNITS == POT_UNITS == 2520
 
 
 @pytest.fixture

@@ -380,5 +380,5 @@ def test_the_walkers_are_made_alike(walkers: tuple[Any, Any]) -> None:
 
 def test_one_pot_unit() -> None:
     # The C core splits pots in the same units as showdown.py, its numpy twin and the one home of pot splitting.
-    assert getattr(_core, "SPLIT", pots.SPLIT) == pots.SPLIT == 2520
-    assert pots.SHARES.tolist() == [0] + [pots.SPLIT // k for k in range(1, 10)]
+    assert getattr(_core, "POT_UNITS", pots.POT_UNITS) == pots.POT_UNITS == 2520
+    assert pots.SHARES.tolist() == [0] + [pots.POT_UNITS // k for k in range(1, 10)]

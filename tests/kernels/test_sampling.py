@@ -22,7 +22,7 @@ import pytest
 import twoplustwo as tp
 from twoplustwo.kernels.choice import ENV_VAR, extension
 from twoplustwo.kernels.numpy import sample as sampling
-from twoplustwo.kernels.pots import SPLIT
+from twoplustwo.kernels.pots import POT_UNITS
 from twoplustwo.odds.montecarlo import BATCH
 from twoplustwo.odds.players import check_players
 from twoplustwo.odds.sampler import Sampler, Seat
@@ -84,7 +84,7 @@ def test_c_and_numpy_tally_the_same_games(walkers: tuple[Any, Any], case: int) -
         counts, combos = got[1], got[2]
         assert np.all(counts[:, 4] == 3001)
         assert np.all(counts[:, 0] + counts[:, 1] <= 3001)
-        assert counts[:, 2].sum() == 3001 * SPLIT  # each pot shared out whole
+        assert counts[:, 2].sum() == 3001 * POT_UNITS  # each pot shared out whole
         for per in combos:  # every game counted once per random player, on combos of distinct live cards
             assert per[0].sum() == 3001
             used = np.flatnonzero(per[0])
@@ -94,13 +94,14 @@ def test_c_and_numpy_tally_the_same_games(walkers: tuple[Any, Any], case: int) -
 def test_pots_add_up(walkers: tuple[Any, Any]) -> None:
     c, _ = walkers
     _, counts, combos = play(c, [[51, 50], [R, R], [R, R], [47, 43]], parse_cards("2c 7d 9h"), [], 5, 20_000)
-    assert counts[:, 2].sum() == 20_000 * SPLIT  # each pot shared out whole
+    assert counts[:, 2].sum() == 20_000 * POT_UNITS  # each pot shared out whole
     assert np.array_equal(combos[:, 1].sum(axis=1), counts[[1, 2], 2])  # the random players' units, per combo
-    # A game's share is 0 or SPLIT / k for k winners: its square is between share * SPLIT / 4 and share * SPLIT.
-    assert np.all(counts[:, 3] <= counts[:, 2] * SPLIT) and np.all(counts[:, 3] * 4 >= counts[:, 2] * SPLIT)
-    # Wins take the whole pot: units at least SPLIT per win, and under SPLIT per win or tie.
-    assert np.all(counts[:, 2] >= counts[:, 0] * SPLIT) and np.all(
-        counts[:, 2] < (counts[:, 0] + counts[:, 1] + 1) * SPLIT
+    # A game's share is 0 or POT_UNITS / k for k winners: its square is between share * POT_UNITS / 4 and
+    # share * POT_UNITS.
+    assert np.all(counts[:, 3] <= counts[:, 2] * POT_UNITS) and np.all(counts[:, 3] * 4 >= counts[:, 2] * POT_UNITS)
+    # Wins take the whole pot: units at least POT_UNITS per win, and under POT_UNITS per win or tie.
+    assert np.all(counts[:, 2] >= counts[:, 0] * POT_UNITS) and np.all(
+        counts[:, 2] < (counts[:, 0] + counts[:, 1] + 1) * POT_UNITS
     )
 
 

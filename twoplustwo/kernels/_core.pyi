@@ -19,8 +19,8 @@ _U16 = npt.NDArray[np.uint16]
 _I64 = npt.NDArray[np.int64]
 _F64 = npt.NDArray[np.float64]
 
-#: Pot shares are counted in units of 1/SPLIT of a pot: lcm(1..9).
-SPLIT: Final = 2520
+#: Pot shares are counted in units of 1/POT_UNITS of a pot: lcm(1..9).
+POT_UNITS: Final = 2520
 #: Single hands walk the DAG until SMALL_AFTER of them have, then read the small tables until KEYED_AFTER more
 #: have, then the keyed tables (the tests size their runs by these).
 SMALL_AFTER: Final = 2048

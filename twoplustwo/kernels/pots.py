@@ -1,7 +1,7 @@
 """Splitting pots: who takes what share of each pot, in whole units.
 
 A k-way split pays each winner 1/k of the pot. Counted in units of
-1/:data:`SPLIT` of a pot (2520 = lcm(1..9)), every share of up to nine
+1/:data:`POT_UNITS` of a pot (2520 = lcm(1..9)), every share of up to nine
 players is a whole number, so sums are exact in any order. Hi/lo splits
 each pot into a high half and a low half, counted in 1/:data:`HILO_UNIT`.
 
@@ -14,7 +14,7 @@ use it; neither backend's twin holds it.
 >>> values = np.array([[7000, 5000, 6000], [7000, 6000, 6000], [10, 20, 30]], dtype=np.uint16)
 >>> shares(values).tolist()  # board 0 split two ways, board 1 won alone, board 2 split two ways
 [[1260, 0, 1260], [1260, 2520, 1260], [0, 0, 0]]
->>> outcomes(shares(values), SPLIT)  # per player: boards won alone, boards shared, units
+>>> outcomes(shares(values), POT_UNITS)  # per player: boards won alone, boards shared, units
 [(0, 2, 2520), (1, 2, 5040), (0, 0, 0)]
 """
 
@@ -23,19 +23,19 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["HILO_UNIT", "SHARES", "SPLIT", "hilo_shares", "outcomes", "shares"]
+__all__ = ["HILO_UNIT", "SHARES", "POT_UNITS", "hilo_shares", "outcomes", "shares"]
 
 #: Units of a pot: 2520 = lcm(1, ..., 9), so a k-way split is exact for up to nine players.
-SPLIT = 2520
+POT_UNITS = 2520
 #: ``SHARES[k]``: the units each of k winners of a pot takes.
-SHARES = np.array([0] + [SPLIT // k for k in range(1, 10)], dtype=np.int64)
+SHARES = np.array([0] + [POT_UNITS // k for k in range(1, 10)], dtype=np.int64)
 #: Hi/lo shares are counted in 1/HILO_UNIT of a pot: half a pot split k ways
 #: for k = 1..9 is a whole number of units.
-HILO_UNIT = 2 * SPLIT
+HILO_UNIT = 2 * POT_UNITS
 
 
 def shares(values: npt.NDArray[np.unsignedinteger]) -> npt.NDArray[np.int64]:
-    """Each player's share of each pot in units of 1/:data:`SPLIT`: the best hands split it.
+    """Each player's share of each pot in units of 1/:data:`POT_UNITS`: the best hands split it.
 
     ``values`` is ``(players, games)``; so is the result.
     """
@@ -70,7 +70,7 @@ def outcomes(units: npt.NDArray[np.int64], pot: int) -> list[tuple[int, int, int
 
     A win takes the whole pot alone; a tie takes part of it.
 
-    >>> outcomes(np.array([[2520, 1260, 0], [0, 1260, 2520]]), SPLIT)
+    >>> outcomes(np.array([[2520, 1260, 0], [0, 1260, 2520]]), POT_UNITS)
     [(1, 1, 3780), (1, 1, 3780)]
     """
     out = []

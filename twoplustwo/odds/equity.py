@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
-from twoplustwo.kernels.pots import SPLIT as POT_UNITS
+from twoplustwo.kernels.pots import POT_UNITS
 from twoplustwo.odds import exact
 from twoplustwo.odds.cost import work
 from twoplustwo.odds.montecarlo import Stopping, check_stopping, sample

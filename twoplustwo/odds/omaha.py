@@ -30,8 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
-from twoplustwo.kernels.pots import HILO_UNIT, hilo_shares, outcomes
-from twoplustwo.kernels.pots import SPLIT as POT_UNITS
+from twoplustwo.kernels.pots import HILO_UNIT, POT_UNITS, hilo_shares, outcomes
 from twoplustwo.odds import exact
 from twoplustwo.vocab.draws import draw_index
 

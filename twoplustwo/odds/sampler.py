@@ -24,8 +24,7 @@ import numpy.typing as npt
 
 from twoplustwo.hands.batch import walk_batch
 from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
-from twoplustwo.kernels.pots import HILO_UNIT, hilo_shares, outcomes, shares
-from twoplustwo.kernels.pots import SPLIT as POT_UNITS
+from twoplustwo.kernels.pots import HILO_UNIT, POT_UNITS, hilo_shares, outcomes, shares
 from twoplustwo.odds.players import CheckedPlayer, any_deal
 from twoplustwo.vocab.combos import COMBO_ROW, N_COMBOS
 from twoplustwo.vocab.draws import RANDOM

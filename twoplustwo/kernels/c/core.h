@@ -54,14 +54,14 @@
 /* Every card of the 52: hold'em's deck. */
 #define ALL_CARDS ((((uint64_t)1) << 52) - 1)
 
-/* Pot shares are counted in units of 1/SPLIT of a pot: lcm(1..9), so that a
+/* Pot shares are counted in units of 1/POT_UNITS of a pot: lcm(1..9), so that a
  * k-way split of up to nine players is exact. The module exports it as
- * SPLIT, so that the tests hold it to twoplustwo.odds.pots.SPLIT. */
-#define SPLIT 2520
+ * POT_UNITS, so that the tests hold it to twoplustwo.kernels.pots.POT_UNITS. */
+#define POT_UNITS 2520
 
-/* The share of a pot each winner of a k-way split takes, in 1/SPLIT units. */
-static const uint32_t pot_share[10] = {0, SPLIT / 1, SPLIT / 2, SPLIT / 3, SPLIT / 4,
-                                       SPLIT / 5, SPLIT / 6, SPLIT / 7, SPLIT / 8, SPLIT / 9};
+/* The share of a pot each winner of a k-way split takes, in 1/POT_UNITS units. */
+static const uint32_t pot_share[10] = {0, POT_UNITS / 1, POT_UNITS / 2, POT_UNITS / 3, POT_UNITS / 4,
+                                       POT_UNITS / 5, POT_UNITS / 6, POT_UNITS / 7, POT_UNITS / 8, POT_UNITS / 9};
 
 struct dag {
     const unsigned char *layer[MAX_DEPTH]; /* layer k+1 of the DAG */

@@ -77,12 +77,12 @@ static inline void score(struct deal *d, const uint16_t *v, int64_t ways) {
         int k = v[0] > v[1] ? 0 : v[0] < v[1] ? 3 : -1;
         if (k >= 0) {
             c[k] += ways;
-            c[k + 2] += ways * SPLIT;
+            c[k + 2] += ways * POT_UNITS;
         } else {
             c[1] += ways;
             c[4] += ways;
-            c[2] += ways * (SPLIT / 2);
-            c[5] += ways * (SPLIT / 2);
+            c[2] += ways * (POT_UNITS / 2);
+            c[5] += ways * (POT_UNITS / 2);
         }
         return;
     }
@@ -318,8 +318,8 @@ static void value_ranks(struct few *f, const struct keyed *t, int a, int b) {
 /* Heads-up: `first` boards won by the first player, `second` by the
  * second and `tied` split, added to their counts c (2 x 3). */
 static void add_heads_up(int64_t *c, int64_t first, int64_t second, int64_t tied) {
-    c[0] += first, c[1] += tied, c[2] += first * SPLIT + tied * (SPLIT / 2);
-    c[3] += second, c[4] += tied, c[5] += second * SPLIT + tied * (SPLIT / 2);
+    c[0] += first, c[1] += tied, c[2] += first * POT_UNITS + tied * (POT_UNITS / 2);
+    c[3] += second, c[4] += tied, c[5] += second * POT_UNITS + tied * (POT_UNITS / 2);
 }
 
 /* A deal's counts as if no board made a flush, into out (players x 3):
@@ -521,7 +521,7 @@ static void count_few(struct deal *d, struct few *f, struct groups *g, const uns
 /* count_showdowns(holes, known, dead, counts, games) -> bool: for each deal
  * (row of `holes`, uint8 (deals, players, 2)), every completion of the
  * `known` board cards from the cards no one holds and not `dead`: each
- * player's wins alone, ties and pot shares in 1/SPLIT units added to
+ * player's wins alone, ties and pot shares in 1/POT_UNITS units added to
  * counts[deal][player][0..2] (int64), and the completions to games[deal]
  * (int64). False, with nothing written, when these tables cannot count
  * (not hold'em's, or the keyed tables do not stand for the DAG): then list

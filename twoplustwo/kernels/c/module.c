@@ -63,7 +63,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         Py_DECREF(m);
         return NULL;
     }
-    if (PyModule_AddIntConstant(m, "SPLIT", SPLIT) < 0 || PyModule_AddIntConstant(m, "SMALL_AFTER", SMALL_AFTER) < 0 ||
+    if (PyModule_AddIntConstant(m, "POT_UNITS", POT_UNITS) < 0 || PyModule_AddIntConstant(m, "SMALL_AFTER", SMALL_AFTER) < 0 ||
         PyModule_AddIntConstant(m, "KEYED_AFTER", KEYED_AFTER) < 0 ||
         PyModule_AddStringConstant(m, "VECTOR_BATCHES", keyed_vector_name) < 0) {
         Py_DECREF(m);

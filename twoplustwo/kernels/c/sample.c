@@ -330,7 +330,7 @@ static int is_int64(const Py_buffer *b) {
  *   board   uint8, the 0 to 5 known board cards; dead: uint8, dead cards
  *   key     an int, its low 64 bits read; n: 0 to 2^32 - 1 games
  *   counts  int64 (players, 5): each player's wins (pots won alone), ties
- *           (pots shared), units (pot shares in 1/SPLIT), squared units, games
+ *           (pots shared), units (pot shares in 1/POT_UNITS), squared units, games
  *   combos  int64 (random players, 2, 1326): each random player's games
  *           and units per combo, by COMBOS row
  * The cards of the hands, board and dead must be distinct cards 0..51, and

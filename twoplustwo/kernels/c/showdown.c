@@ -1,12 +1,12 @@
 /* Showdown: who wins each board, who ties, and their pot shares in units of
- * 1/SPLIT of a pot, for equity's exact and sampled paths. */
+ * 1/POT_UNITS of a pot, for equity's exact and sampled paths. */
 
 #include "core.h"
 
 /* score(values) -> list of (wins, ties, units): for a C-contiguous uint16
  * array (players, boards) of each player's value on each board, the boards
  * each player wins alone, the boards they share, and their pot shares in
- * units of 1/SPLIT of a pot. */
+ * units of 1/POT_UNITS of a pot. */
 PyObject *Walker_score(Walker *self, PyObject *arg) {
     (void)self; /* a method, so that it goes with the backend a table set chose */
     Buffers bufs;
@@ -39,8 +39,8 @@ PyObject *Walker_score(Walker *self, PyObject *arg) {
         wins[0] = above;
         wins[1] = below;
         ties[0] = ties[1] = split;
-        units[0] = SPLIT * above + SPLIT / 2 * split;
-        units[1] = SPLIT * below + SPLIT / 2 * split;
+        units[0] = POT_UNITS * above + POT_UNITS / 2 * split;
+        units[1] = POT_UNITS * below + POT_UNITS / 2 * split;
     }
     for (Py_ssize_t b0 = 0; p != 2 && b0 < boards; b0 += SCORE_BLOCK) {
         int m = boards - b0 < SCORE_BLOCK ? (int)(boards - b0) : SCORE_BLOCK;
@@ -63,7 +63,7 @@ PyObject *Walker_score(Walker *self, PyObject *arg) {
             pays[j] = pot_share[count[j]];
         for (int i = 0; i < p; i++) {
             row = v + i * boards + b0;
-            uint32_t w = 0, t = 0, u = 0; /* at most 2048 boards x SPLIT: no overflow */
+            uint32_t w = 0, t = 0, u = 0; /* at most 2048 boards x POT_UNITS: no overflow */
             for (int j = 0; j < m; j++) {
                 uint32_t top = row[j] == best[j];
                 w += top & (count[j] == 1);
@@ -95,7 +95,7 @@ PyObject *Walker_score(Walker *self, PyObject *arg) {
 /* score_tuples(values, tuples, counts, games): for each deal (row of `tuples`,
  * int32, one row of `values` per player) add, over the boards where every
  * player's value is live (not 0), each player's wins alone, ties and pot
- * shares in units of 1/SPLIT to counts[deal][player][0..2] (int64), and the
+ * shares in units of 1/POT_UNITS to counts[deal][player][0..2] (int64), and the
  * number of such boards to games[deal] (int64). `values` is uint16 (rows,
  * boards). */
 PyObject *Walker_score_tuples(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -155,10 +155,10 @@ PyObject *Walker_score_tuples(Walker *self, PyObject *const *args, Py_ssize_t na
                 uint32_t split = live - above - below;
                 c[0] += above;
                 c[1] += split;
-                c[2] += SPLIT * (int64_t)above + SPLIT / 2 * (int64_t)split;
+                c[2] += POT_UNITS * (int64_t)above + POT_UNITS / 2 * (int64_t)split;
                 c[3] += below;
                 c[4] += split;
-                c[5] += SPLIT * (int64_t)below + SPLIT / 2 * (int64_t)split;
+                c[5] += POT_UNITS * (int64_t)below + POT_UNITS / 2 * (int64_t)split;
                 games[k] += live;
                 continue;
             }

@@ -59,7 +59,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.kernels.numpy.args import ALL_CARDS, array, long, mask
-from twoplustwo.kernels.pots import SPLIT, shares
+from twoplustwo.kernels.pots import POT_UNITS, shares
 from twoplustwo.vocab.draws import RANDOM
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ def sample_games(
     per_combo = combos.reshape(randoms, 2, _N_COMBOS)
     r = 0
     for p, row in enumerate(units):
-        wins = int(np.count_nonzero(row == SPLIT))
+        wins = int(np.count_nonzero(row == POT_UNITS))
         tally[p] += (wins, int(np.count_nonzero(row)) - wins, int(row.sum()), int(np.dot(row, row)), n)
         if random[p]:
             at = combo_rows(dealt[:, 2 * r], dealt[:, 2 * r + 1])

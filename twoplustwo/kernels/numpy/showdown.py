@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.kernels.numpy.args import array
-from twoplustwo.kernels.pots import SHARES, SPLIT, outcomes, shares
+from twoplustwo.kernels.pots import POT_UNITS, SHARES, outcomes, shares
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import I64, U16
@@ -60,8 +60,8 @@ def _score(values: npt.NDArray[np.uint16]) -> list[tuple[int, int, int]]:
         a, b = values
         ties = int(np.count_nonzero(a == b))
         alone = [int(np.count_nonzero(a > b)), int(np.count_nonzero(b > a))]
-        return [(w, ties, SPLIT * w + SPLIT // 2 * ties) for w in alone]
-    return outcomes(shares(values), SPLIT)
+        return [(w, ties, POT_UNITS * w + POT_UNITS // 2 * ties) for w in alone]
+    return outcomes(shares(values), POT_UNITS)
 
 
 def _score_tuples(
