@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 import twoplustwo
 from twoplustwo.kernels import numpy as numpy_backend
+from twoplustwo.kernels.games import walker_of
 from twoplustwo_builder.oracles import specialk
 from twoplustwo_builder.testdata.hands import all_hands, random_hands
 
@@ -232,7 +233,7 @@ def reference_tables(t: twoplustwo.Tables) -> twoplustwo.Tables:
     os.environ["TWOPLUSTWO_BACKEND"] = "numpy"
     try:
         ref = twoplustwo.Tables(t.path, t.manifest, t.arrays)
-        assert isinstance(ref.walker, numpy_backend.Walker)  # the backend is chosen on first use, so use it now
+        assert isinstance(walker_of(ref), numpy_backend.Walker)  # the backend is chosen on first use, so use it now
     finally:
         if saved is None:
             del os.environ["TWOPLUSTWO_BACKEND"]

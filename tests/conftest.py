@@ -38,6 +38,7 @@ from tests.backends import INSTALLED, use_backend
 from tests.wheels import NO_COMPILER, Built, pip_wheel, source_copy
 from twoplustwo.kernels import numpy as numpy_backend
 from twoplustwo.kernels.choice import BACKENDS, ENV_VAR, extension
+from twoplustwo.kernels.games import walker_of
 from twoplustwo.tables import system
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.format import MANIFEST
@@ -112,7 +113,7 @@ def _tables_with(backend: str, monkeypatch: pytest.MonkeyPatch) -> Tables:
     with monkeypatch.context() as m:
         m.setenv(ENV_VAR, backend)
         t = Tables(base.path, base.manifest, base.buffers)
-        _ = t.walker  # chosen now, while the variable says so
+        _ = walker_of(t)  # chosen now, while the variable says so
     return t
 
 
@@ -122,7 +123,7 @@ def both(monkeypatch: pytest.MonkeyPatch) -> tuple[Tables, Tables]:
     if extension() is None:
         pytest.skip("twoplustwo.kernels._core was not built (no C compiler at install)")
     c, ref = _tables_with("c", monkeypatch), _tables_with("numpy", monkeypatch)
-    assert not isinstance(c.walker, numpy_backend.Walker) and isinstance(ref.walker, numpy_backend.Walker)
+    assert not isinstance(walker_of(c), numpy_backend.Walker) and isinstance(walker_of(ref), numpy_backend.Walker)
     return c, ref
 
 

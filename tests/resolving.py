@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from twoplustwo.vocab.games import resolve
+from twoplustwo.kernels.games import resolve
 
 
 def count_resolves(monkeypatch: pytest.MonkeyPatch) -> list[str]:

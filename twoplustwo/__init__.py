@@ -54,9 +54,9 @@ if TYPE_CHECKING:
     from twoplustwo.tables.load import Tables
     from twoplustwo.vocab.cards import RANKS, SUITS, format_card, format_cards, parse_card, parse_cards
     from twoplustwo.vocab.combos import COMBOS, HAND_CLASSES, N_COMBOS, combo_index, combo_indices
-    from twoplustwo.vocab.games import GAMES
     from twoplustwo.vocab.range_notation import class_combos
     from twoplustwo.vocab.ranges import Range, parse_range
+    from twoplustwo.vocab.rules import GAMES
     from twoplustwo.vocab.values import (
         CATEGORIES,
         CATEGORY_FIRST,
@@ -160,7 +160,7 @@ _HOME = {
     "best_five": "hands.batch",
     "evaluate_batch": "hands.batch",
     "FORMAT_VERSION": "tables.format",
-    "GAMES": "vocab.games",
+    "GAMES": "vocab.rules",
     "TableError": "tables.format",
     "export_handranks": "hands.handranks",
     "handranks_value": "hands.handranks",

@@ -1,11 +1,18 @@
-"""Games as data: a deck, hand sizes and a ranking of five-card hands.
+"""The builder's view of each game: its rules (the runtime's), the DAGs it gets, and its own brute-force oracle.
 
 Every game goes through the same stages (suit merging, don't-care joins,
 busiest-first numbering, typed layers, self-check) into the same table
-directory; only this description differs. Cards are ints ``0..51``
-(``rank * 4 + suit``, rank 0 = deuce .. 12 = ace) in every game: a game's
-deck is every card of rank :attr:`Game.low_rank` and up, so the 36-card
-short deck is the ints ``16..51`` and table rows stay 52 wide.
+directory; only this description differs. A game's rules are the
+runtime's (:mod:`twoplustwo.vocab.rules`): its name, deck, hand sizes,
+category order and which DAG serves which hand size. Cards are ints
+``0..51`` (``rank * 4 + suit``, rank 0 = deuce .. 12 = ace) in every game:
+a game's deck is every card of rank :attr:`GameBuild.low_rank` and up, so
+the 36-card short deck is the ints ``16..51`` and table rows stay 52 wide.
+
+The values the tables hold come from this module's own brute force over
+the rules' category order and lowest rank (:func:`rules_table`), not from
+the runtime's code for them: the runtime checks each table set's
+description of a game against its rules, so the two meet only there.
 
 A game ranks five-card hands by its order of the nine categories, then
 within a category as usual: by the ranks that make the category, then the
@@ -16,8 +23,8 @@ game's distinct five-card classes, weakest first, numbered ``1..N``.
 
 >>> HOLDEM.values, SHORT_DECK.values, SHORT_DECK_CLASSIC.values
 (7462, 1404, 1404)
->>> SHORT_DECK.deck[0], SHORT_DECK.dag(7)
-(16, 'short-deck/dag7')
+>>> SHORT_DECK.deck[0], SHORT_DECK.dag(7), SHORT_DECK.dags
+(16, 'short-deck/dag7', (7,))
 """
 
 from __future__ import annotations
@@ -31,15 +38,11 @@ from itertools import combinations, combinations_with_replacement
 import numpy as np
 import numpy.typing as npt
 
+from twoplustwo.vocab.rules.high import HOLDEM_RULES, SHORT_DECK_CLASSIC_RULES, SHORT_DECK_RULES, HighRules
+
 from ..oracles import signature
 
-__all__ = ["CATEGORIES", "GAMES", "HOLDEM", "SHORT_DECK", "SHORT_DECK_CLASSIC", "Game", "rules_table"]
-
-#: The categories in hold'em's order, weakest first.
-CATEGORIES: tuple[str, ...] = (
-    "high card", "pair", "two pair", "three of a kind", "straight",
-    "flush", "full house", "four of a kind", "straight flush",
-)  # fmt: skip
+__all__ = ["BUILDS", "HOLDEM", "SHORT_DECK", "SHORT_DECK_CLASSIC", "GameBuild", "rules_table"]
 
 _RANKS = "23456789TJQKA"
 
@@ -47,41 +50,57 @@ SignatureTable = tuple[npt.NDArray[np.int64], npt.NDArray[np.uint16]]
 
 
 @dataclass(frozen=True)
-class Game:
-    """One game's rules and the DAGs it gets.
+class GameBuild:
+    """One game as the builder builds it: the runtime's rules, its leaf oracle and the figures to check.
 
-    ``order`` lists the categories weakest first. ``dags`` are the hand
-    sizes with a DAG of their own; the 7-card DAG also gives 5- and 6-card
-    values through its ``value5`` and ``value6`` arrays. ``prefix`` starts
-    the game's DAG names (and so its roles). ``leaf_table`` gives the sorted
+    ``rules`` give the name, deck, hand sizes, category order and the DAG
+    each hand size walks (:meth:`~twoplustwo.vocab.rules.base.Rules.layout`):
+    the sizes whose layout names no value array get a DAG of their own
+    (:attr:`dags`); the 7-card DAG also gives 5- and 6-card values through
+    its ``value5`` and ``value6`` arrays. ``leaf_table`` gives the sorted
     signatures (:mod:`twoplustwo_builder.oracles.signature`) of every 5- to
-    7-card hand with their values; without it they follow from ``order`` by
-    :func:`rules_table`. ``known_counts`` are seven-card category counts
-    known from elsewhere, which the self-check compares the tables with.
+    7-card hand with their values; without it they follow from the rules'
+    order by :func:`rules_table`. ``known_counts`` are seven-card category
+    counts known from elsewhere, which the self-check compares the tables with.
     """
 
-    name: str
-    low_rank: int
-    order: tuple[str, ...]
-    dags: tuple[int, ...]
-    prefix: str
+    rules: HighRules
     leaf_table: Callable[[], SignatureTable] | None = None
     known_counts: tuple[tuple[str, int], ...] = ()
 
-    #: Hand sizes every game evaluates.
-    sizes = (5, 6, 7)
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    @property
+    def low_rank(self) -> int:
+        return self.rules.low_rank
+
+    @property
+    def order(self) -> tuple[str, ...]:
+        return self.rules.order
+
+    @property
+    def sizes(self) -> tuple[int, ...]:
+        """Hand sizes the game evaluates."""
+        return self.rules.sizes
+
+    @property
+    def dags(self) -> tuple[int, ...]:
+        """The hand sizes with a DAG of their own, largest first (the build order)."""
+        return tuple(n for n in sorted(self.sizes, reverse=True) if self.rules.layout(n)[1] is None)
 
     @property
     def deck(self) -> tuple[int, ...]:
-        return tuple(range(4 * self.low_rank, 52))
+        return tuple(self.rules.deck)
 
     def in_deck(self) -> npt.NDArray[np.bool_]:
         """``(52,)``: which card ints belong to the deck."""
-        return np.arange(52) >= 4 * self.low_rank
+        return np.isin(np.arange(52), self.deck)
 
     def dag(self, n: int) -> str:
-        """Name of the game's ``n``-card DAG, the start of its roles."""
-        return f"{self.prefix}dag{n}"
+        """Name of the DAG an ``n``-card hand of the game walks, the start of its roles."""
+        return self.rules.layout(n)[0]
 
     def roles(self) -> list[str]:
         """Every role of the game's DAGs, layers first, then the 7-card DAG's value arrays."""
@@ -92,11 +111,11 @@ class Game:
 
     @property
     def values(self) -> int:
-        """How many distinct values hands of this game take."""
+        """How many distinct values hands of this game take, by the builder's own count."""
         return len(_classes(self.low_rank, self.order)[2])
 
     def categories(self) -> list[tuple[str, int, int]]:
-        """``(category, first value, last value)`` per category, weakest first."""
+        """``(category, first value, last value)`` per category, weakest first, by the builder's own count."""
         ranges: dict[str, list[int]] = {}
         for v, name in enumerate(_classes(self.low_rank, self.order)[2], start=1):
             ranges.setdefault(name, [v, v])[1] = v
@@ -209,37 +228,17 @@ def rules_table(low_rank: int, order: tuple[str, ...]) -> SignatureTable:
 
 
 #: Texas hold'em: 52 cards; its DAGs and leaf oracle are the original build's.
-HOLDEM = Game("holdem", 0, CATEGORIES, (7, 6, 5), "", leaf_table=signature.table)
+HOLDEM = GameBuild(HOLDEM_RULES, leaf_table=signature.table)
 
 # Issue 16's figures over all C(36, 7) hands; the same in both variants,
 # since a flush and a full house never meet in seven cards.
 _SHORT_DECK_COUNTS = (("flush", 175_560), ("full house", 633_024))
 
 #: Short deck, Triton rules: a flush beats a full house, three of a kind a straight.
-SHORT_DECK = Game(
-    "short-deck",
-    4,
-    (
-        "high card", "pair", "two pair", "straight", "three of a kind",
-        "full house", "flush", "four of a kind", "straight flush",
-    ),
-    (7,),
-    "short-deck/",
-    known_counts=_SHORT_DECK_COUNTS,
-)  # fmt: skip
+SHORT_DECK = GameBuild(SHORT_DECK_RULES, known_counts=_SHORT_DECK_COUNTS)
 
 #: Short deck, classic rules: a flush beats a full house, a straight three of a kind.
-SHORT_DECK_CLASSIC = Game(
-    "short-deck-classic",
-    4,
-    (
-        "high card", "pair", "two pair", "three of a kind", "straight",
-        "full house", "flush", "four of a kind", "straight flush",
-    ),
-    (7,),
-    "short-deck-classic/",
-    known_counts=_SHORT_DECK_COUNTS,
-)  # fmt: skip
+SHORT_DECK_CLASSIC = GameBuild(SHORT_DECK_CLASSIC_RULES, known_counts=_SHORT_DECK_COUNTS)
 
 #: Every game the builder builds, in build order.
-GAMES: tuple[Game, ...] = (HOLDEM, SHORT_DECK, SHORT_DECK_CLASSIC)
+BUILDS: tuple[GameBuild, ...] = (HOLDEM, SHORT_DECK, SHORT_DECK_CLASSIC)

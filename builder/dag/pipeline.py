@@ -19,7 +19,7 @@ from tqdm import tqdm
 import twoplustwo
 from twoplustwo.tables.format import MANIFEST, layer_role
 
-from .games import GAMES, HOLDEM, Game
+from .games import BUILDS, HOLDEM, GameBuild
 from .join import join_layers
 from .order import hot_first
 from .selfcheck import self_check, self_check_games
@@ -72,7 +72,7 @@ def build_dag(n: int, report: BuildReport, bar: tqdm) -> dict[str, npt.NDArray[n
     return build_game_dag(HOLDEM, n, report, bar)
 
 
-def build_game_dag(game: Game, n: int, report: BuildReport, bar: tqdm) -> dict[str, npt.NDArray[np.int64]]:
+def build_game_dag(game: GameBuild, n: int, report: BuildReport, bar: tqdm) -> dict[str, npt.NDArray[np.int64]]:
     """The arrays of ``game``'s ``n``-card DAG, counted into ``report`` (replaceable as :func:`build_dag` is)."""
     dag = game.dag(n)
     in_deck = game.in_deck()
@@ -109,8 +109,10 @@ def build(
     staging = new_staging(target)
     try:
         arrays: dict[str, npt.NDArray[np.integer[Any]]] = {}
-        for game in GAMES:
+        for game in BUILDS:
             for n in game.dags:
+                if layer_role(game.dag(n), 1) in arrays:
+                    continue  # another game's DAG, which this game's hands walk too: built once
                 with tqdm(total=2 * n, desc=game.dag(n), unit="layer", disable=disable, file=sys.stderr) as bar:
                     if game is HOLDEM:
                         arrays.update(build_dag(n, report, bar))
@@ -131,7 +133,7 @@ def build(
 
                 self_check(staging, sample=sample, step=step)
             report.seconds["self-check"] = time.perf_counter() - t0
-            others = [g for g in GAMES if g is not HOLDEM]
+            others = [g for g in BUILDS if g is not HOLDEM]
             t0 = time.perf_counter()
             with tqdm(total=3, desc="self-check, other games", disable=disable, file=sys.stderr) as bar:
                 self_check_games(staging, others, step=lambda _: bar.update())
@@ -146,7 +148,7 @@ def build(
 def _manifest_info(report: BuildReport) -> dict[str, Any]:
     return {
         **_INFO,
-        "games": {game.name: _game_info(game) for game in GAMES},
+        "games": {game.name: _game_info(game) for game in BUILDS},
         "nodes": report.nodes,
         "nodes_before_join": report.nodes_before,
         "builder": {
@@ -167,7 +169,7 @@ def _manifest_info(report: BuildReport) -> dict[str, Any]:
     }
 
 
-def _game_info(game: Game) -> dict[str, Any]:
+def _game_info(game: GameBuild) -> dict[str, Any]:
     return {
         "deck": list(game.deck),
         "sizes": list(game.sizes),
@@ -193,4 +195,4 @@ def tables_present(target: str | Path) -> bool:
         t = load_tables(target)
     except TableError:
         return False
-    return all(role in t.buffers for game in GAMES for role in game.roles())
+    return all(role in t.buffers for game in BUILDS for role in game.roles())

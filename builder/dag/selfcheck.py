@@ -29,7 +29,7 @@ from twoplustwo.vocab.values import differs_from_published
 
 from ..oracles import categoriser, short_deck, signature
 from ..testdata.hands import all_hands, deck_hands, random_hands
-from .games import Game
+from .games import GameBuild
 
 __all__ = ["SelfCheckError", "self_check", "self_check_games"]
 
@@ -77,7 +77,7 @@ def self_check(path: Path, *, sample: int = 1_000_000, step: Callable[[str], Non
     _compare("dag6, random hands", walk(t.layers("dag6"), six), categoriser.evaluate(six), six)
 
 
-def _game_arrays(t: Tables, game: Game) -> dict[str, npt.NDArray[Any]]:
+def _game_arrays(t: Tables, game: GameBuild) -> dict[str, npt.NDArray[Any]]:
     """The game's 7-card DAG arrays by role; a set without one of them fails the check."""
     missing = [role for role in game.roles() if role not in t.arrays]
     if missing:
@@ -92,7 +92,7 @@ def _walk(layers: list[npt.NDArray[Any]], hands: npt.NDArray[np.uint8]) -> npt.N
     return node
 
 
-def self_check_games(path: Path, games: Sequence[Game], *, step: Callable[[str], None] | None = None) -> None:
+def self_check_games(path: Path, games: Sequence[GameBuild], *, step: Callable[[str], None] | None = None) -> None:
     """Raise :class:`SelfCheckError` unless each game's tables at ``path`` agree with its oracle on every hand.
 
     Each game has a 7-card DAG with ``value5`` and ``value6`` arrays, and is

@@ -17,7 +17,7 @@ flush each (a rank holds one card of a suit), so quads and a flush take
 5 + 4 - 1 = 8 cards, a full house and a flush 5 + 5 - 2 = 8. Short deck
 ranks the flush above the full house, which only makes the rule safer.
 Nothing else in a node depends on the ranking, which reaches the DAG only
-through its leaf values (:meth:`Game.lookup <twoplustwo_builder.dag.games.Game.lookup>`).
+through its leaf values (:meth:`GameBuild.lookup <twoplustwo_builder.dag.games.GameBuild.lookup>`).
 
 A node is stored as a sorted row of symbols: ``0..51`` a card with its suit,
 ``52 + rank`` a card reduced to its rank, ``PAD`` a dropped card. Sorting
@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..oracles import signature
-from .games import HOLDEM, Game
+from .games import HOLDEM, GameBuild
 
 __all__ = ["DEAD", "PAD", "SUITLESS", "Layer", "enumerate_states", "hand_values"]
 
@@ -82,7 +82,7 @@ def _ranks(sym: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
     return ranks
 
 
-def _valid(states: npt.NDArray[np.uint8], game: Game) -> npt.NDArray[np.bool_]:
+def _valid(states: npt.NDArray[np.uint8], game: GameBuild) -> npt.NDArray[np.bool_]:
     """``(N, 52)``: which cards can follow each node in a valid hand."""
     cards = np.arange(52, dtype=np.uint8)
     dup = (states[:, :, None] == cards).any(axis=1)
@@ -146,7 +146,7 @@ def _keys(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
     return key
 
 
-def hand_values(rows: npt.NDArray[np.uint8], game: Game = HOLDEM) -> npt.NDArray[np.uint16]:
+def hand_values(rows: npt.NDArray[np.uint8], game: GameBuild = HOLDEM) -> npt.NDArray[np.uint16]:
     """``game``'s values of complete symbol rows (5 to 7 symbols, dropped cards as PAD).
 
     Suitless symbols cannot be part of a flush, and a row with PAD symbols
@@ -169,7 +169,7 @@ def _leaf_values(
     states: npt.NDArray[np.uint8],
     cards: npt.NDArray[np.integer],
     valid: npt.NDArray[np.bool_] | None = None,
-    game: Game = HOLDEM,
+    game: GameBuild = HOLDEM,
 ) -> npt.NDArray[np.uint16]:
     """``(N, C)`` values of each node plus each of its ``C`` cards, 0 where not ``valid``.
 
@@ -199,7 +199,7 @@ def _leaf_values(
 
 
 def enumerate_states(
-    n: int, progress: Callable[[int], None] | None = None, game: Game = HOLDEM
+    n: int, progress: Callable[[int], None] | None = None, game: GameBuild = HOLDEM
 ) -> list[Layer]:
     """All canonical nodes of an ``n``-card DAG of ``game``, depth 0 to ``n - 1``.
 

@@ -49,6 +49,7 @@ import numpy.typing as npt
 
 from twoplustwo import COMBOS, HandIndexer, Tables, buckets
 from twoplustwo.abstraction.kmeans import centers_of, kmeans, row_distances
+from twoplustwo.kernels.games import walker_of
 from twoplustwo.kernels.limits import MAX_GROUND
 from twoplustwo.kernels.pool import resolve_threads, run
 from twoplustwo.progress import progress
@@ -271,7 +272,7 @@ def ochs_task(tables: Tables | str, block: npt.NDArray[np.uint8], clusters: npt.
     """
     from twoplustwo.tables.default import tables_at
 
-    walker = (tables if isinstance(tables, Tables) else tables_at(tables)).walker
+    walker = walker_of(tables if isinstance(tables, Tables) else tables_at(tables))
     groups = int(clusters.max()) + 1
     combo_cluster = clusters[HandIndexer((2,)).index(COMBOS).astype(np.intp)]
     member = [(combo_cluster == c).astype(np.float64) for c in range(groups)]

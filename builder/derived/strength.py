@@ -39,6 +39,7 @@ import numpy.typing as npt
 from tqdm import tqdm
 
 from twoplustwo import COMBOS, HandIndexer, Tables
+from twoplustwo.kernels.games import walker_of
 from twoplustwo.odds.exact import completions
 from twoplustwo.odds.strength import class_shares
 from twoplustwo.tables.default import tables_at
@@ -131,7 +132,7 @@ def build_river(
 def river_task(tables: Tables | str, block: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]:
     """Each combo's wins and ties on each board of ``block``: one task of :func:`build_river`."""
     out = np.empty((len(block), len(COMBOS), 2), dtype=np.uint16)
-    _tables(tables).walker.board_wins(block, out)
+    walker_of(_tables(tables)).board_wins(block, out)
     return out
 
 
@@ -188,7 +189,7 @@ def street_task(
     bars = np.zeros((n, len(COMBOS), bins), dtype=np.int64)
     for i, board in enumerate(block.tolist()):
         runouts = completions(board)
-        t.walker.strength_sums(runouts, np.ones(len(runouts), dtype=np.int64), bins, sums[i], squares[i], bars[i])
+        walker_of(t).strength_sums(runouts, np.ones(len(runouts), dtype=np.int64), bins, sums[i], squares[i], bars[i])
     return sums, squares, bars
 
 
@@ -199,7 +200,7 @@ def preflop_task(
     boards, weights = block
     first, second = np.zeros(len(COMBOS), dtype=np.int64), np.zeros(len(COMBOS), dtype=np.int64)
     bars = np.zeros((len(COMBOS), BINS), dtype=np.int64)
-    _tables(tables).walker.strength_sums(np.ascontiguousarray(boards), np.ascontiguousarray(weights), BINS,
+    walker_of(_tables(tables)).strength_sums(np.ascontiguousarray(boards), np.ascontiguousarray(weights), BINS,
                                          first, second, bars)  # fmt: skip
     return first, second, bars
 

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from twoplustwo.hands.batch import evaluate, evaluate_batch, walk
 from twoplustwo.kernels.choice import BACKENDS, ENV_VAR, extension
+from twoplustwo.kernels.games import walker_of
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.values import CATEGORIES, HAND_COUNTS, N_VALUES, categories
@@ -48,7 +49,7 @@ def tables(request: pytest.FixtureRequest) -> Tables:
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(ENV_VAR, request.param)
         t = load_tables()
-        _ = t.walker  # chosen now, while the variable says so
+        _ = walker_of(t)  # chosen now, while the variable says so
     return t
 
 

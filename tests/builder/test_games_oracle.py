@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
+from twoplustwo.kernels.games import resolve
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import parse_cards
-from twoplustwo.vocab.games import resolve
 from twoplustwo.vocab.values import GameCategory
 from twoplustwo_builder.oracles import short_deck
 

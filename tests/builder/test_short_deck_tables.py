@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from twoplustwo.tables.default import load_tables
-from twoplustwo_builder.dag.games import GAMES, HOLDEM, SHORT_DECK_CLASSIC, rules_table
+from twoplustwo_builder.dag.games import BUILDS, HOLDEM, SHORT_DECK_CLASSIC, rules_table
 from twoplustwo_builder.dag.selfcheck import SelfCheckError, self_check_games
 from twoplustwo_builder.oracles import short_deck, signature
 
@@ -74,7 +74,7 @@ def hand(text: str) -> list[int]:
 @pytest.fixture(scope="module")
 def manifest() -> dict:
     m = json.loads((TABLES / "manifest.json").read_text(encoding="utf-8"))
-    missing = [r for g in GAMES for r in g.roles() if r not in {f["role"] for f in m["files"]}]
+    missing = [r for g in BUILDS for r in g.roles() if r not in {f["role"] for f in m["files"]}]
     if missing:
         pytest.fail(f"{TABLES} has no {missing[0]}: rebuild with `python -m twoplustwo_builder --out {TABLES}`")
     return m

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
+from twoplustwo.kernels.games import walker_of
 from twoplustwo.tables.load import Tables
 
 
@@ -63,7 +64,7 @@ def test_bad_boards(board: object, message: str) -> None:
 
 
 def test_walker_refuses_what_it_cannot_walk(both: tuple[Tables, Tables]) -> None:
-    w = both[0].walker
+    w = walker_of(both[0])
     with pytest.raises(ValueError, match="depth of 3..5"):
         w.rank_combos(0, 2, 0, np.zeros(1326, dtype=np.uint16))
     with pytest.raises(ValueError, match="1326 entries"):

@@ -26,9 +26,10 @@ import pytest
 import twoplustwo as tp
 from tests.racing import race
 from twoplustwo.kernels.choice import ENV_VAR
+from twoplustwo.kernels.games import resolve, walker_of
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.games import GAMES, HOLDEM, resolve
+from twoplustwo.vocab.rules import GAMES, HOLDEM
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "twoplustwo" / "kernels" / "c"  # core.h and its units, one job each
@@ -69,7 +70,7 @@ def test_c_paths_agree_with_the_dag_on_every_hand(n: int, both: tuple[Tables, Ta
     # multisets and flush masks derived from dag7), which do not either.
     c, ref = both
     # Checked batches of whole hands go through the keyed tables (kernels/c/keyed.c), not the DAG.
-    assert c.walker.keyed_tables() is True and ref.walker.keyed_tables() is False
+    assert walker_of(c).keyed_tables() is True and walker_of(ref).keyed_tables() is False
     total = 0
     ordered = tp.iter_hands(n, chunk_size=1 << 22, tables=c, reuse=True)
     for cards, values in tp.iter_hands(n, chunk_size=1 << 22, tables=ref):
@@ -78,12 +79,12 @@ def test_c_paths_agree_with_the_dag_on_every_hand(n: int, both: tuple[Tables, Ta
         assert_same(c_values, values)
         assert_same(tp.evaluate_batch(cards, tables=c), values)
         small = np.empty(len(values), dtype=np.uint16)
-        assert c.walker.small_rows(cards, small) is True  # the single-hand path uses them
+        assert walker_of(c).small_rows(cards, small) is True  # the single-hand path uses them
         assert_same(small, values)
         # The batch above ran the vector loop where the processor has one; the scalar loop, both again.
         for vector in (False, True):
             keyed = np.zeros(len(values), dtype=np.uint16)
-            assert c.walker.keyed_rows(cards, keyed, vector) == -1
+            assert walker_of(c).keyed_rows(cards, keyed, vector) == -1
             assert_same(keyed, values)
         total += len(values)
     assert total == tp.count_hands(n)
@@ -130,7 +131,7 @@ def test_ordered_hands_agree_with_include_and_dead_cards(
 
 @needs_core
 def test_ordered_fill_refuses_bad_arguments(both: tuple[Tables, Tables]) -> None:
-    w = both[0].walker
+    w = walker_of(both[0])
     free, none = np.arange(52, dtype=np.uint8), np.zeros(0, dtype=np.uint8)
     cards, values = np.empty((4, 7), dtype=np.uint8), np.empty(4, dtype=np.uint16)
     for args, match in [
@@ -159,8 +160,8 @@ def test_tables_of_other_values_walk_the_dag_for_single_hands() -> None:
     # hands: the small tables cannot stand for it, and single hands must
     # still give what the DAG gives.
     t = load_tables(ROOT / "spec" / "conformance" / "cases" / "valid")
-    assert t.walker.small_rows(np.zeros((0, 5), dtype=np.uint8), np.zeros(0, dtype=np.uint16)) is False
-    assert t.walker.keyed_tables() is False  # nor can the keyed tables of batches
+    assert walker_of(t).small_rows(np.zeros((0, 5), dtype=np.uint8), np.zeros(0, dtype=np.uint16)) is False
+    assert walker_of(t).keyed_tables() is False  # nor can the keyed tables of batches
     rng = np.random.default_rng(29)
     hands = np.array([rng.permutation(52)[:7] for _ in range(500)], dtype=np.uint8)
     want = tp.evaluate_batch(hands, tables=t)
@@ -353,7 +354,7 @@ def test_unchecked_cards_far_out_of_range_never_read_past_the_tables(both: tuple
     rows = np.array([[0, 1, 2, 3, 255]], dtype=np.uint8)
     out = np.zeros(1, dtype=np.uint16)
     # The walker refuses the row (index 0) instead of reading entry 255 of a 52-wide row.
-    assert c.walker.walk_rows(rows, out, False) == 0
+    assert walker_of(c).walk_rows(rows, out, False) == 0
 
 
 # ------------------------------------------------------------ choosing
@@ -471,7 +472,7 @@ sd = (np.argsort(rng.random((3000, 36)), axis=1)[:, :7] + 16).astype(np.uint8)
 want = tp.evaluate_batch(sd, game="short-deck").tolist()
 assert [tp.evaluate(h, game="short-deck") for h in sd.tolist()] == want
 # Single hands on the keyed tables too (in hold'em the batches above built them; here, at once).
-from twoplustwo.vocab.games import resolve
+from twoplustwo.kernels.games import resolve
 resolve("short-deck").walker.keyed_tables()
 assert [tp.evaluate(h, game="short-deck") for h in sd.tolist()] == want
 assert [tp.evaluate(tp.format_cards(h), game="short-deck") for h in sd[:500].tolist()] == want[:500]
@@ -496,10 +497,10 @@ def test_walks_from_a_node_refuse_nodes_outside_the_layer(both: tuple[Tables, Ta
     nodes5 = c.nodes["dag7"][5]
     for start in (-1, nodes5, 2**40):
         with pytest.raises((ValueError, OverflowError)):
-            c.walker.walk_rows(rows, out, True, 5, start, 0)
-    assert c.walker.walk_rows(rows, out, True, 5, nodes5 - 1, 0) == -1
+            walker_of(c).walk_rows(rows, out, True, 5, start, 0)
+    assert walker_of(c).walk_rows(rows, out, True, 5, nodes5 - 1, 0) == -1
     # A row holding a card the walk already took is refused when checking.
-    assert c.walker.walk_rows(rows, out, True, 5, 0, 1 << 1) == 0
+    assert walker_of(c).walk_rows(rows, out, True, 5, 0, 1 << 1) == 0
 
 
 @needs_core
@@ -553,11 +554,11 @@ def test_equity_agrees_across_backends(both: tuple[Tables, Tables]) -> None:
         want = tp.equity(hands, board=board, dead=dead, tables=ref, threads=1)
         assert got == want, (hands, board, dead)
     with pytest.raises(ValueError, match="node is not a node of that depth"):
-        c.walker.draw_values(10**6, 2, np.arange(48, dtype=np.uint8), np.empty(1712304, dtype=np.uint16))
+        walker_of(c).draw_values(10**6, 2, np.arange(48, dtype=np.uint8), np.empty(1712304, dtype=np.uint16))
     with pytest.raises(ValueError, match="one entry per draw"):
-        c.walker.draw_values(0, 2, np.arange(48, dtype=np.uint8), np.empty(5, dtype=np.uint16))
+        walker_of(c).draw_values(0, 2, np.arange(48, dtype=np.uint8), np.empty(5, dtype=np.uint16))
     with pytest.raises(ValueError, match="sorted, distinct"):
-        c.walker.draw_values(0, 6, np.array([3, 2], dtype=np.uint8), np.empty(2, dtype=np.uint16))
+        walker_of(c).draw_values(0, 6, np.array([3, 2], dtype=np.uint8), np.empty(2, dtype=np.uint16))
 
 
 def _bad_copies(good: np.ndarray, row: int, cards: tuple[int, ...]) -> Iterator[np.ndarray]:
@@ -620,12 +621,12 @@ def test_both_keyed_loops_find_the_first_bad_row(both: tuple[Tables, Tables], k:
     rng = np.random.default_rng(100 + k)
     good = np.argsort(rng.random((40, 52)), axis=1)[:, :k].astype(np.uint8)
     want = np.empty(len(good), dtype=np.uint16)
-    assert c.walker.walk_rows(good, want, False) == -1
+    assert walker_of(c).walk_rows(good, want, False) == -1
     for row in range(len(good)):
         for h in _bad_copies(good, row, (52, 63, 64, 255)):
             for vector in (False, True):
                 out = np.zeros(len(h), dtype=np.uint16)
-                assert c.walker.keyed_rows(h, out, vector) == row, (h[row], vector)
+                assert walker_of(c).keyed_rows(h, out, vector) == row, (h[row], vector)
                 np.testing.assert_array_equal(out[:row], want[:row])
 
 
@@ -722,7 +723,7 @@ def test_a_card_changed_during_omaha_rows_is_never_walked_unchecked(both: tuple[
     else:
         hole, board, bad = "As Ks Ts 2d 3c 4c", "9c 8d Qs Js 4h", "Ts"
     holes[15], boards[15] = tp.parse_cards(hole), tp.parse_cards(board)
-    kernel = _core.omaha_low_rows if low else c.walker.omaha_rows
+    kernel = _core.omaha_low_rows if low else walker_of(c).omaha_rows
     out = np.empty(len(holes), dtype=np.uint8 if low else np.uint16)
 
     def call() -> np.ndarray:
@@ -743,7 +744,7 @@ def test_small_rows_refuse_a_card_past_51_in_any_column(both: tuple[Tables, Tabl
         row = np.array([[0, 1, 2, 3, 4]], dtype=np.uint8)
         row[0, col] = 255
         with pytest.raises(ValueError, match="cards 0..51"):
-            c.walker.small_rows(row, out)
+            walker_of(c).small_rows(row, out)
 
 
 @needs_core
@@ -764,8 +765,8 @@ def test_a_card_changed_during_an_omaha_batch_is_an_error_or_the_right_value(
 @needs_core
 def test_only_holdems_walker_reads_keyed_tables(both: tuple[Tables, Tables]) -> None:
     # The keys count ranks of the full deck; another game's walker walks its DAG.
-    from twoplustwo.vocab.games import resolve
+    from twoplustwo.kernels.games import resolve
 
     c, _ = both
     assert resolve("short-deck", c).walker.keyed_tables() is False
-    assert c.walker.keyed_tables() is True
+    assert walker_of(c).keyed_tables() is True

@@ -22,9 +22,9 @@ import pytest
 from twoplustwo.kernels import interface
 from twoplustwo.kernels import numpy as numpy_backend
 from twoplustwo.kernels.choice import extension
+from twoplustwo.kernels.games import resolve
 from twoplustwo.odds import cost, counting, exact
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.games import resolve
 from twoplustwo.vocab.ranges import parse_range
 
 KERNELS = Path(interface.__file__).parent

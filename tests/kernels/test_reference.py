@@ -18,9 +18,9 @@ import pytest
 
 from twoplustwo.kernels import numpy as numpy_backend
 from twoplustwo.kernels import pots
+from twoplustwo.kernels.games import resolve, walker_of
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import parse_cards
-from twoplustwo.vocab.games import resolve
 
 try:
     from twoplustwo.kernels import _core
@@ -56,8 +56,8 @@ def same(c: Any, ref: Any, method: str, *args: Any, outs: tuple[int, ...] = (), 
 @pytest.fixture
 def walkers(both: tuple[Tables, Tables]) -> tuple[Any, Any]:
     c, ref = both
-    assert isinstance(ref.walker, numpy_backend.Walker) and isinstance(c.walker, _core.Walker)
-    return c.walker, ref.walker
+    assert isinstance(walker_of(ref), numpy_backend.Walker) and isinstance(walker_of(c), _core.Walker)
+    return walker_of(c), walker_of(ref)
 
 
 @pytest.fixture

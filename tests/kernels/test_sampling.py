@@ -21,6 +21,7 @@ import pytest
 
 import twoplustwo as tp
 from twoplustwo.kernels.choice import ENV_VAR, extension
+from twoplustwo.kernels.games import resolve, walker_of
 from twoplustwo.kernels.numpy import sample as sampling
 from twoplustwo.kernels.pots import POT_UNITS
 from twoplustwo.odds.montecarlo import BATCH
@@ -31,7 +32,6 @@ from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import parse_cards
 from twoplustwo.vocab.combos import COMBOS
 from twoplustwo.vocab.draws import RANDOM
-from twoplustwo.vocab.games import resolve
 from twoplustwo.vocab.ranges import parse_range
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ MASK = (1 << 64) - 1
 @pytest.fixture
 def walkers(both: tuple[Tables, Tables]) -> tuple[Any, Any]:
     c, ref = both
-    return c.walker, ref.walker
+    return walker_of(c), walker_of(ref)
 
 
 def play(w: Any, hands: list[list[int]], board: list[int], dead: list[int], key: int, n: int) -> tuple[Any, ...]:
@@ -140,7 +140,7 @@ def test_tables_the_keyed_tables_cannot_serve_walk_the_dag(monkeypatch: pytest.M
 
     def walker(backend: str) -> Any:
         monkeypatch.setenv(ENV_VAR, backend)
-        w = Tables(base.path, base.manifest, base.buffers).walker
+        w = walker_of(Tables(base.path, base.manifest, base.buffers))
         monkeypatch.delenv(ENV_VAR)
         return w
 

@@ -13,11 +13,12 @@ import numpy as np
 import pytest
 
 from twoplustwo import backend
+from twoplustwo.kernels.games import resolve, walker_of
 from twoplustwo.odds import counting, exact
 from twoplustwo.tables.default import get_tables
 from twoplustwo.vocab.cards import parse_cards
-from twoplustwo.vocab.games import HOLDEM, resolve
 from twoplustwo.vocab.ranges import parse_range
+from twoplustwo.vocab.rules import HOLDEM
 from twoplustwo.vocab.suits import PERM_CARDS, suit_classes
 
 
@@ -27,7 +28,7 @@ def kernel_counts() -> bool:
 
 
 def _counted(holes: list[list[int]], known: list[int], dead: list[int]) -> list[tuple[int, int, int, int]] | None:
-    counted = counting.count_showdowns(get_tables().walker, np.array([holes], dtype=np.uint8), known, dead)
+    counted = counting.count_showdowns(walker_of(get_tables()), np.array([holes], dtype=np.uint8), known, dead)
     if counted is None:
         return None
     counts, games = counted
@@ -148,7 +149,7 @@ def test_range_deals_counted_by_class_match_every_deal_listed(board: str, dead: 
 
 
 def test_count_showdowns_refuses_bad_input() -> None:
-    walker = get_tables().walker
+    walker = walker_of(get_tables())
     holes = np.array([[[51, 50], [45, 44]]], dtype=np.uint8)
     none = np.array([], dtype=np.uint8)
 
@@ -210,7 +211,7 @@ def test_a_batch_of_deals_counted_together_matches_each_listed(known: int) -> No
     if not kernel_counts():
         pytest.skip("the numpy backend lists every deal's boards: there is no counting to compare")
     rng = random.Random(40 + known)
-    walker = get_tables().walker
+    walker = walker_of(get_tables())
     for trial in range(12):
         players = rng.randint(2, 6)
         # Flush-heavy boards first: the board and dead cards from few suits.
@@ -241,7 +242,7 @@ def test_more_tuples_of_hole_ranks_than_the_kernel_keeps_are_counted_alike() -> 
     if not kernel_counts():
         pytest.skip("the numpy backend lists every deal's boards: there is no counting to compare")
     rng = random.Random(5)
-    walker = get_tables().walker
+    walker = walker_of(get_tables())
     board = parse_cards("Kh 9h 2c")
     rest = [c for c in range(52) if c not in board]
     first = np.array([np.reshape(rng.sample(rest, 6), (3, 2)) for _ in range(5000)], dtype=np.uint8)

@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 
 from twoplustwo import backend
 from twoplustwo.hands.batch import evaluate
+from twoplustwo.kernels.games import resolve, walker_of
 from twoplustwo.odds import cost, counting, exact
 from twoplustwo.odds.equity import AUTO_EXACT_WORK, PlayerEquity, equity, equity_table
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
-from twoplustwo.vocab.games import HOLDEM, resolve
 from twoplustwo.vocab.ranges import Range, parse_range
+from twoplustwo.vocab.rules import HOLDEM
 from twoplustwo.vocab.suits import suit_classes
 
 
@@ -397,7 +398,7 @@ def test_ranges_agree_across_backends(both: tuple[Tables, Tables]) -> None:
 
 
 def test_range_kernels_refuse_bad_arguments(both: tuple[Tables, Tables]) -> None:
-    walker = both[0].walker
+    walker = walker_of(both[0])
     starts, held = np.zeros(2, dtype=np.uint32), np.array([3, 12], dtype=np.uint64)
     free, pre = np.arange(10, 20, dtype=np.uint8), np.array([5], dtype=np.uint8)
     out = np.empty((2, 120), dtype=np.uint16)  # C(10, 3) draws per combo

@@ -23,7 +23,7 @@ from twoplustwo.odds.preflop import (
 )
 from twoplustwo.odds.results import PlayerEquity
 from twoplustwo.vocab.cards import parse_cards
-from twoplustwo.vocab.class_order import CLASS_ORDER, GAMES, POINTS
+from twoplustwo.vocab.class_order import CLASS_ORDER, POINTS
 from twoplustwo.vocab.combos import COMBOS, HAND_CLASSES
 from twoplustwo.vocab.range_notation import class_combos
 
@@ -55,12 +55,12 @@ def test_games_constants() -> None:
 def test_the_committed_class_order_is_the_exact_equity_order(every_class: dict[str, PlayerEquity]) -> None:
     # twoplustwo.vocab.class_order was generated this way; the vocabulary cannot compute it, the odds can.
     assert list(every_class) == list(HAND_CLASSES)
-    assert {e.games for e in every_class.values()} == {GAMES}
+    assert {e.games for e in every_class.values()} == {GAMES_VS_RANDOM}
     points = {name: 2 * int(e.wins) + int(e.ties) for name, e in every_class.items()}
     order = sorted(HAND_CLASSES, key=lambda name: (-points[name], HAND_CLASSES.index(name)))
     assert CLASS_ORDER == tuple(order)
     assert POINTS == tuple(points[name] for name in order)
-    assert all(e.equity == POINTS[CLASS_ORDER.index(name)] / (2 * GAMES) for name, e in every_class.items())
+    assert all(e.equity == POINTS[CLASS_ORDER.index(name)] / (2 * GAMES_VS_RANDOM) for name, e in every_class.items())
 
 
 def test_aces_published(every_class: dict[str, PlayerEquity]) -> None:

@@ -22,6 +22,7 @@ import twoplustwo.odds.montecarlo
 import twoplustwo.odds.omaha
 import twoplustwo.odds.preflop  # noqa: F401  (every module that may resolve, imported before counting)
 from tests.resolving import count_resolves
+from twoplustwo.kernels.games import walker_of
 from twoplustwo.odds import montecarlo
 from twoplustwo.odds.equity import equity
 from twoplustwo.odds.preflop import BOARDS_HEADS_UP, preflop_matchups
@@ -116,5 +117,5 @@ def test_the_game_handed_down_is_the_callers_tables(
 
     monkeypatch.setattr(twoplustwo.odds.exact, "deals", spy)
     hero, _ = equity(["QQ+", "AKs"], board="2c 7d 9h", method="exact", tables=t)
-    assert [g.tables for g in seen] == [t] and seen[0].walker is t.walker and resolved == ["holdem"]
+    assert [g.tables for g in seen] == [t] and seen[0].walker is walker_of(t) and resolved == ["holdem"]
     assert hero.games > 0

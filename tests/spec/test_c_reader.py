@@ -26,10 +26,10 @@ import pytest
 
 from twoplustwo.hands.batch import evaluate, evaluate_batch
 from twoplustwo.hands.value_counts import histogram
+from twoplustwo.kernels.games import resolve
 from twoplustwo.tables.format import MANIFEST
 from twoplustwo.tables.load import default_path
 from twoplustwo.vocab.cards import RANKS, SUITS, format_cards
-from twoplustwo.vocab.games import resolve
 from twoplustwo.vocab.values import CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST, HAND_COUNTS, categories
 
 SOURCE = Path(__file__).resolve().parents[2] / "examples" / "c" / "eval.c"

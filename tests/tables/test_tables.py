@@ -24,6 +24,7 @@ import pytest
 
 from twoplustwo.cli import main
 from twoplustwo.hands.batch import evaluate
+from twoplustwo.kernels.games import walker_of
 from twoplustwo.tables.default import clear_cache, get_tables, load_tables
 from twoplustwo.tables.format import MANIFEST, ROLES, TableError
 from twoplustwo.tables.load import ENV_VAR, default_path
@@ -301,8 +302,8 @@ def test_env_var_is_honoured(copy: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert t.path == copy
     assert get_tables() is t  # loaded once, then shared
     assert evaluate("As Ks Qs Js Ts 2c 3d") == 7462
-    walker = t.walker
-    assert t.walker is walker  # made once per table set
+    walker = walker_of(t)
+    assert walker_of(t) is walker  # made once per table set
 
 
 def test_env_var_pointing_nowhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,18 +7,18 @@ from fractions import Fraction
 
 import pytest
 
-from twoplustwo.odds.preflop import GAMES_VS_RANDOM
-from twoplustwo.vocab.class_order import CLASS_ORDER, GAMES, POINTS, top_classes
+from twoplustwo.odds import preflop
+from twoplustwo.vocab.class_order import CLASS_ORDER, GAMES_VS_RANDOM, POINTS, top_classes
 from twoplustwo.vocab.combos import CLASS_SIZE, HAND_CLASSES
 
 
 def test_the_table_is_a_strict_order_of_every_class() -> None:
-    assert GAMES == GAMES_VS_RANDOM
+    assert GAMES_VS_RANDOM == preflop.GAMES_VS_RANDOM
     assert sorted(CLASS_ORDER) == sorted(HAND_CLASSES) and len(CLASS_ORDER) == 169
     assert len(POINTS) == 169 and all(isinstance(p, int) for p in POINTS)
     # No ties, so the HAND_CLASSES tie-break never applies.
     assert all(a > b for a, b in zip(POINTS, POINTS[1:]))
-    assert 0 < POINTS[-1] and POINTS[0] < 2 * GAMES
+    assert 0 < POINTS[-1] and POINTS[0] < 2 * GAMES_VS_RANDOM
     assert CLASS_ORDER[:3] == ("AA", "KK", "QQ") and CLASS_ORDER[-1] == "32o"
 
 

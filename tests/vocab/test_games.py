@@ -25,11 +25,13 @@ import pytest
 import twoplustwo as tp
 from twoplustwo.cli import main
 from twoplustwo.kernels import numpy as numpy_backend
+from twoplustwo.kernels.games import resolve, walker_of
 from twoplustwo.tables.default import clear_cache, load_tables
 from twoplustwo.tables.format import MANIFEST, TableError
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
-from twoplustwo.vocab.games import GAMES, resolve
+from twoplustwo.vocab.rules import GAMES
+from twoplustwo.vocab.rules import rules_of as tp_rules
 from twoplustwo.vocab.values import CATEGORY_FIRST, CATEGORY_LAST, Category
 
 VARIANTS = ("short-deck", "short-deck-classic")
@@ -353,12 +355,13 @@ def test_a_set_without_the_games_dag_says_how_to_build_it(tmp_path: Path) -> Non
         lambda: tp.evaluate("As Ks Qs Js Ts", game="short-deck", tables=t),
         lambda: tp.evaluate_batch([[51, 47, 43, 39, 35]], game="short-deck-classic", tables=t),
         lambda: tp.histogram(5, game="short-deck", tables=t),
-        lambda: tp.describe(1, game="short-deck", tables=t),
     ]:
         how = r"hold no short-deck(-classic)? DAG \(no short-deck(-classic)?/dag7/layer1\): rebuild them with "
         with pytest.raises(TableError, match=how + "`make` or `python -m twoplustwo_builder --out "):
             call()
     assert tp.evaluate("As Ks Qs Js Ts", tables=t) == 7462  # hold'em needs none of it
+    # Describing a value reads no tables: the game's rules give its words.
+    assert tp.describe(1, game="short-deck", tables=t).description == "High card, jack, nine, eight, seven, six"
 
 
 @pytest.mark.parametrize(
@@ -378,6 +381,11 @@ def test_a_set_without_the_games_dag_says_how_to_build_it(tmp_path: Path) -> Non
         (lambda g: g["categories"].reverse(), r"\.categories must be the nine categories"),
         (lambda g: g["categories"][0].__setitem__(0, "nothing"), r"\.categories must be the nine categories"),
         (lambda g: g["categories"][-1].__setitem__(2, 1405), r"\.categories must be the nine categories"),
+        # Well formed and of a deck of 9 ranks, but another game's order: the classic rules' (a straight above trips).
+        (
+            lambda g: g.update(categories=[list(c) for c in tp_rules("short-deck-classic").categories]),
+            r" describes another game than the short-deck rules: theirs has the cards 16\.\.51, the values 1\.\.1404",
+        ),
         # Well formed, but not the ranking the runtime knows: two pair one value longer, straight one shorter.
         (
             lambda g: (g["categories"][2].__setitem__(2, 877), g["categories"][3].__setitem__(1, 878)),
@@ -391,7 +399,7 @@ def test_a_damaged_games_entry_is_a_table_error(tmp_path: Path, edit: Callable[[
 
     t = load_tables(copy_set(load_tables().path, tmp_path / "set", damage))
     with pytest.raises(TableError, match=re.escape(str(t.path / MANIFEST)) + r": games\['short-deck'\]" + message):
-        tp.describe(877, game="short-deck", tables=t)
+        tp.evaluate("As Ks Qs Js Ts", game="short-deck", tables=t)
     assert tp.evaluate("As Ks Qs Js Ts", game="short-deck-classic", tables=t) == 1404  # the other game is fine
 
 
@@ -493,7 +501,7 @@ def test_categories_follow_each_variants_order() -> None:
 def test_a_game_walker_walks_its_own_dag_only(both: tuple[Tables, Tables]) -> None:
     c, ref = both
     w = resolve("short-deck", c).walker
-    assert w is not c.walker and isinstance(resolve("short-deck", ref).walker, numpy_backend.Walker)
+    assert w is not walker_of(c) and isinstance(resolve("short-deck", ref).walker, numpy_backend.Walker)
     assert resolve("short-deck", c) is resolve("short-deck", c)  # one game, and walker, per table set
     assert w.evaluate([51, 47, 43, 39, 35]) == 1404 and w.evaluate([51, 47, 43, 39, 0]) is None
     assert w.evaluate("As Ks Qs Js 5s") is None and w.evaluate("As Ks Qs Js Ts") == 1404

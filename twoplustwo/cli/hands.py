@@ -9,7 +9,7 @@ from typing import Any
 from twoplustwo.cli.omaha import OMAHA_GAMES, eval_omaha
 from twoplustwo.cli.output import aligned, hand_fields, hand_lines, probability
 from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_words
-from twoplustwo.vocab.games import HOLDEM
+from twoplustwo.vocab.rules import HOLDEM
 from twoplustwo.vocab.values import CATEGORIES, category_counts, describe
 
 __all__ = ["card_list", "cmd_enumerate", "cmd_eval"]
@@ -25,7 +25,7 @@ def category_counts_of(hist: Any, game: str) -> dict[str, int]:
     if game == HOLDEM:
         counts = category_counts(hist)
         return {CATEGORIES[c]: counts[c] for c in range(8, -1, -1)}
-    from twoplustwo.vocab.games import resolve
+    from twoplustwo.kernels.games import resolve
 
     # Names as hold'em's are printed: "full_house".
     ranges = resolve(game).categories

@@ -8,20 +8,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from twoplustwo.cli.hands import card_list
-from twoplustwo.cli.omaha import OMAHA_GAMES
 from twoplustwo.cli.output import aligned, is_stdout, stdout_fd
 from twoplustwo.cluster import dask_client
 from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_words
-from twoplustwo.vocab.games import GAMES, HOLDEM
+from twoplustwo.vocab.rules import EQUITY_GAMES, HOLDEM
 
 if TYPE_CHECKING:
     from twoplustwo.odds.results import PlayerEquity
 
 __all__ = ["EQUITY_GAMES", "cmd_equity", "cmd_preflop", "cmd_range", "combo_tables"]
 
-#: The games ``equity`` plays (twoplustwo.odds.equity.EQUITY_GAMES, which would
-#: import numpy here).
-EQUITY_GAMES = (*GAMES, *OMAHA_GAMES)
 
 
 def player(word: str, omaha: bool) -> str | list[int]:

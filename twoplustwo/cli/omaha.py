@@ -25,11 +25,10 @@ from itertools import combinations
 
 from twoplustwo.cli.output import hand_fields, hand_lines
 from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_words
+from twoplustwo.vocab.rules import OMAHA_GAMES
 
 __all__ = ["OMAHA_GAMES", "best_low_five", "best_omaha_five", "eval_omaha"]
 
-#: The Omaha games ``eval`` and ``equity`` play: two hole cards and three board cards make a hand.
-OMAHA_GAMES = ("omaha", "omaha-hilo")
 
 
 def _cards(what: str, words: Sequence[str]) -> list[int]:

@@ -23,7 +23,7 @@ from twoplustwo.cli.tableset import (
 )
 from twoplustwo.cluster import DASK_TIMEOUT
 from twoplustwo.tables.optional import MAX_BUCKETS
-from twoplustwo.vocab.games import GAMES, HOLDEM
+from twoplustwo.vocab.rules import GAMES, HOLDEM
 
 __all__ = ["Parser", "UsageError", "build_parser"]
 

@@ -28,10 +28,11 @@ from twoplustwo.hands.rows import as_hands, bad_hand
 from twoplustwo.hands.single import evaluate
 from twoplustwo.kernels import pool
 from twoplustwo.kernels.columns import walk_columns
+from twoplustwo.kernels.games import Game, resolve
 from twoplustwo.tables.format import TableError
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import CardLike, format_cards, parse_cards
-from twoplustwo.vocab.games import HOLDEM, Game, check_game, resolve
+from twoplustwo.vocab.rules import HOLDEM, check_game
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import Walker

@@ -29,10 +29,12 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.hands.space import Cards, HandSpace, check_space
+from twoplustwo.hands.space import HandSpace, check_space
 from twoplustwo.kernels import pool
+from twoplustwo.kernels.games import resolve
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.games import HOLDEM, resolve
+from twoplustwo.vocab.cards import Cards
+from twoplustwo.vocab.rules import HOLDEM
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "count_hands", "iter_hands"]
 

@@ -38,12 +38,12 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.rows import first_bad_row, read_rows
-from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
 from twoplustwo.kernels.choice import chosen
+from twoplustwo.kernels.games import walker_of
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.cards import check_disjoint, parse_cards
+from twoplustwo.vocab.cards import Cards, check_disjoint, parse_cards
 from twoplustwo.vocab.inputs import is_int
 from twoplustwo.vocab.lows import LOW_BITS, LOW_MASKS, LOW_VALUES, N_LOWS
 
@@ -100,7 +100,7 @@ def evaluate_omaha(hole: Cards, board: Cards, *, tables: Tables | None = None) -
     ...
     ValueError: As is in both the hole cards and the board
     """
-    walker = get_tables(tables).walker
+    walker = walker_of(get_tables(tables))
     # Plain distinct ints (or, in C, card text) are evaluated at once;
     # anything else is parsed (which names the problem) first.
     value = walker.omaha(hole, board)
@@ -213,7 +213,7 @@ def evaluate_omaha_batch(
     ...
     ValueError: row 1: Ks is in both the hole cards and the board
     """
-    high: npt.NDArray[np.uint16] = _run(holes, boards, threads, get_tables(tables).walker.omaha_rows, np.uint16)
+    high: npt.NDArray[np.uint16] = _run(holes, boards, threads, walker_of(get_tables(tables)).omaha_rows, np.uint16)
     return high
 
 

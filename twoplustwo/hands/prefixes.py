@@ -33,12 +33,12 @@ import numpy.typing as npt
 
 from twoplustwo.hands.batch import walk_batch
 from twoplustwo.hands.rows import as_hands
-from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
+from twoplustwo.kernels.games import Game, resolve
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_cards
-from twoplustwo.vocab.games import HOLDEM, Game, check_game, resolve
+from twoplustwo.vocab.cards import Cards, check_disjoint, format_cards, parse_cards
+from twoplustwo.vocab.rules import HOLDEM, check_game
 
 __all__ = ["MAX_PREFIX", "Prefix", "prefix"]
 

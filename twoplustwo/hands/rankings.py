@@ -18,11 +18,11 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.hands.space import Cards
+from twoplustwo.kernels.games import resolve
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.cards import format_cards, parse_cards
+from twoplustwo.vocab.cards import Cards, format_cards, parse_cards
 from twoplustwo.vocab.combos import N_COMBOS
-from twoplustwo.vocab.games import HOLDEM, check_game, resolve
+from twoplustwo.vocab.rules import HOLDEM, check_game
 
 __all__ = ["rank_hands"]
 

@@ -33,7 +33,7 @@ from twoplustwo.vocab.cards import format_card, format_cards
 from twoplustwo.vocab.inputs import int_array
 
 if TYPE_CHECKING:
-    from twoplustwo.vocab.games import Game
+    from twoplustwo.kernels.games import Game
 
 __all__ = ["as_hands", "bad_hand", "first_bad_row", "read_rows", "twice"]
 

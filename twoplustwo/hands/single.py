@@ -18,10 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from twoplustwo.kernels.choice import entry_point, serve_game
+from twoplustwo.kernels.games import resolve, walker_of
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import CardLike, parse_cards
-from twoplustwo.vocab.games import HOLDEM, resolve
+from twoplustwo.vocab.rules import HOLDEM
 
 # typing itself costs milliseconds to import, which a fresh process's first
 # evaluate() would pay: its names are for the type checker only.
@@ -68,7 +69,7 @@ def _evaluate(
     """
     if game != HOLDEM:
         return _evaluate_game(cards, game, tables)
-    walker = get_tables(tables).walker
+    walker = walker_of(get_tables(tables))
     # Distinct ints in a list or tuple (or, in C, plain card text) are
     # evaluated at once; anything else is parsed (which names a bad card),
     # then evaluated.

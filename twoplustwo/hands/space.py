@@ -13,22 +13,15 @@ value counts (:mod:`twoplustwo.hands.value_counts`) both stand on it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from math import comb
-from typing import Any
 
-import numpy as np
-import numpy.typing as npt
-
+from twoplustwo.kernels.games import Game, resolve
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.cards import CardLike, format_cards, parse_cards
-from twoplustwo.vocab.games import HOLDEM, Game, resolve
+from twoplustwo.vocab.cards import Cards, format_cards, parse_cards
 from twoplustwo.vocab.inputs import is_int
+from twoplustwo.vocab.rules import HOLDEM
 
-__all__ = ["Cards", "HandSpace", "check_space"]
-
-#: Cards as the public functions take them: one string, card strings or ints, or an integer array.
-Cards = str | Sequence[CardLike] | npt.NDArray[np.integer[Any]]
+__all__ = ["HandSpace", "check_space"]
 
 
 class HandSpace:

@@ -13,9 +13,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.hands.space import Cards, HandSpace
+from twoplustwo.hands.space import HandSpace
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.games import HOLDEM
+from twoplustwo.vocab.cards import Cards
+from twoplustwo.vocab.rules import HOLDEM
 
 __all__ = ["histogram"]
 

@@ -23,7 +23,7 @@ from twoplustwo.odds.exact import board_cards
 from twoplustwo.vocab.combos import combo_indices
 
 if TYPE_CHECKING:
-    from twoplustwo.vocab.games import Game
+    from twoplustwo.kernels.games import Game
 
 __all__ = ["COUNTED_STEP", "work"]
 
@@ -52,7 +52,7 @@ def work(
     gave: the deals, or None for more than the product of the ranges' sizes.
 
     >>> from twoplustwo.odds.exact import find_deals
-    >>> from twoplustwo.vocab.games import resolve
+    >>> from twoplustwo.kernels.games import resolve
     >>> from twoplustwo.vocab.ranges import parse_range
     >>> aa, anything, holdem = parse_range("AA").combos, parse_range("random").combos, resolve("holdem")
     >>> counts = holdem.walker.keyed_tables()  # the walker counts showdowns where it has keyed tables

@@ -49,9 +49,10 @@ def count_showdowns(
     players, or on the numpy backend (the C kernel alone counts): the
     caller then lists the boards.
 
+    >>> from twoplustwo.kernels.games import walker_of
     >>> from twoplustwo.tables.default import get_tables
     >>> aces_kings = np.array([[[51, 50], [45, 44]]], dtype=np.uint8)  # AsAh vs KdKc
-    >>> counted = count_showdowns(get_tables().walker, aces_kings, [], [])
+    >>> counted = count_showdowns(walker_of(get_tables()), aces_kings, [], [])
     >>> counted is None or counted[0][0, :, :2].tolist() == [[1388072, 6538], [317694, 6538]]
     True
     """

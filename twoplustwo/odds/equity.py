@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.hands.space import Cards
 from twoplustwo.kernels import pool
+from twoplustwo.kernels.games import Game, resolve
 from twoplustwo.kernels.pots import POT_UNITS
 from twoplustwo.odds import exact
 from twoplustwo.odds.cost import work
@@ -42,9 +42,9 @@ from twoplustwo.odds.players import MAX_PLAYERS, CheckedPlayer, check_count, par
 from twoplustwo.odds.request import Request
 from twoplustwo.odds.results import EquityResults, PlayerEquity, equity_table
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.cards import check_disjoint, parse_cards
-from twoplustwo.vocab.games import GAMES, HOLDEM, Game, resolve
+from twoplustwo.vocab.cards import Cards, check_disjoint, parse_cards
 from twoplustwo.vocab.ranges import Range
+from twoplustwo.vocab.rules import EQUITY_GAMES, HOLDEM, check_equity_game
 
 __all__ = [
     "AUTO_EXACT_WORK",
@@ -71,9 +71,6 @@ AUTO_EXACT_WORK = 3e9
 #: ``method="auto"`` enumerates Omaha when boards x players x hole pairs is
 #: at most this (heads-up PLO4 before the flop: 6.5 million, about 0.4 s).
 AUTO_OMAHA_WORK = 2e7
-#: The games :func:`equity` plays: the table games, and Omaha (4 to 6 hole
-#: cards, high only or hi/lo eight or better) on the hold'em tables.
-EQUITY_GAMES = (*GAMES, "omaha", "omaha-hilo")
 
 #: One player: a hand (``"AsKs"``, ``["As", "Ks"]``, ``[51, 47]``) or a range
 #: (``"QQ+,AKs"`` or a :class:`~twoplustwo.Range`).
@@ -164,11 +161,7 @@ def equity(
     """
     workers = pool.resolve_threads(threads)
     stopping = _check_method(method, stderr, samples, seed)
-    if not isinstance(game, str) or game not in EQUITY_GAMES:
-        shown = repr(game) if isinstance(game, str) else type(game).__name__
-        raise ValueError(f"equity plays {', '.join(EQUITY_GAMES)}; got game {shown}")
-    # The plain name, whatever str subclass (a StrEnum member, np.str_) equals it.
-    game = EQUITY_GAMES[EQUITY_GAMES.index(game)]
+    game = check_equity_game(game)  # the plain name, whatever str subclass (a StrEnum member, np.str_) equals it
     omaha = game.startswith("omaha")
     if isinstance(players, (str, bytes)):
         raise ValueError("players must be a sequence of hands or ranges, e.g. ['AsAh', 'KdKc'], not one string")

@@ -22,7 +22,7 @@ counts (and that the tests hold the counting to):
 
 What enumerating will cost, before it runs, is :mod:`twoplustwo.odds.cost`'s.
 
->>> from twoplustwo.vocab.games import resolve
+>>> from twoplustwo.kernels.games import resolve
 >>> from twoplustwo.vocab.ranges import parse_range
 >>> kings, aces = parse_range("KK"), parse_range("AA")
 >>> players = [(kings.combos, kings.weights), (aces.combos, aces.weights)]
@@ -50,8 +50,8 @@ from twoplustwo.progress import progress
 from twoplustwo.vocab.combos import combo_indices
 
 if TYPE_CHECKING:
+    from twoplustwo.kernels.games import Game
     from twoplustwo.kernels.interface import Walker
-    from twoplustwo.vocab.games import Game
 
 __all__ = [
     "COUNTER_BYTES",

@@ -61,13 +61,14 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.kernels import pool
+from twoplustwo.kernels.games import resolve
 from twoplustwo.odds.players import check_players
 from twoplustwo.odds.request import Request
 from twoplustwo.odds.results import PlayerEquity
 from twoplustwo.odds.sampler import MIN_ACCEPTANCE, OMAHA, Sampler, Seat, Tally
 from twoplustwo.progress import progress
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.games import GAMES, HOLDEM, resolve
+from twoplustwo.vocab.rules import HOLDEM, check_equity_game
 
 __all__ = [
     "BATCH",
@@ -123,12 +124,7 @@ def _check_count(name: str, value: object, least: int) -> int | None:
 
 def _check_game(game: object) -> str:
     """``game`` checked, as the plain name a str subclass of it may stand for."""
-    if isinstance(game, str) and game in OMAHA:
-        return OMAHA[OMAHA.index(game)]
-    if not isinstance(game, str) or game not in GAMES:
-        shown = repr(game) if isinstance(game, str) else type(game).__name__
-        raise ValueError(f"game must be one of {', '.join((*GAMES, *OMAHA))}, got {shown}")
-    return GAMES[GAMES.index(game)]
+    return check_equity_game(game)
 
 
 #: ``stderr``, ``samples`` and ``seed`` checked (:func:`check_stopping`).

@@ -12,7 +12,7 @@ qualifying low, the high hands take the whole pot. A player with the best
 high alone beside a tied low gets three quarters, and so on
 (:func:`twoplustwo.kernels.pots.hilo_shares`).
 
->>> from twoplustwo.vocab.games import resolve
+>>> from twoplustwo.kernels.games import resolve
 >>> hands, holdem = [[51, 46, 43, 1], [50, 47, 12, 8]], resolve("holdem")  # As Kh Qs 2d, Ah Ks 5c 4c
 >>> [(g, w, t, round(e, 4)) for g, w, t, e in counts(hands, [2, 5, 9], [], hilo=False, game=holdem)]  # on 2h 3d 4d
 [(820, 18, 96, 0.0805), (820, 706, 96, 0.9195)]
@@ -35,7 +35,7 @@ from twoplustwo.odds import exact
 from twoplustwo.vocab.draws import draw_index
 
 if TYPE_CHECKING:
-    from twoplustwo.vocab.games import Game
+    from twoplustwo.kernels.games import Game
 
 __all__ = ["boards", "counts"]
 

@@ -24,9 +24,9 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.vocab.cards import format_cards, parse_cards
-from twoplustwo.vocab.games import HOLDEM
 from twoplustwo.vocab.inputs import refuse_masked
 from twoplustwo.vocab.ranges import Range, parse_range
+from twoplustwo.vocab.rules import HOLDEM
 
 __all__ = ["MAX_PLAYERS", "CheckedPlayer", "any_deal", "check_count", "check_players", "parse_player", "without"]
 

@@ -45,13 +45,14 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.kernels import pool
+from twoplustwo.kernels.games import Game, resolve, walker_of
 from twoplustwo.odds.results import PlayerEquity, PreflopResults
 from twoplustwo.progress import progress
 from twoplustwo.tables.default import get_tables, tables_at
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.combos import CLASS_ROWS, COMBOS, HAND_CLASSES, N_COMBOS
-from twoplustwo.vocab.games import HOLDEM, Game, resolve
 from twoplustwo.vocab.range_notation import class_combos, class_index
+from twoplustwo.vocab.rules import HOLDEM
 from twoplustwo.vocab.suits import canonical_boards, pair_keys
 
 __all__ = [
@@ -126,7 +127,7 @@ def _count_boards(
 ) -> npt.NDArray[np.int64]:
     """Σ weight x (wins, wins + ties) of each target combo against a random hand over ``boards``, as (2, T)."""
     out = np.zeros((N_COMBOS, 2), dtype=np.int64)
-    tables.walker.count_vs_random(np.ascontiguousarray(boards), np.ascontiguousarray(weights, dtype=np.int64), out)
+    walker_of(tables).count_vs_random(np.ascontiguousarray(boards), np.ascontiguousarray(weights, dtype=np.int64), out)
     return np.ascontiguousarray(out[targets].T)
 
 

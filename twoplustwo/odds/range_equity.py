@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from twoplustwo.kernels.games import walker_of
 from twoplustwo.odds.exact import completions
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
@@ -79,7 +80,7 @@ def equity_vs_range(
         raise ValueError(f"villain: no combo of {name} is left beside the board and the dead cards")
     runouts = completions(known, out)
     sums = np.zeros((N_COMBOS, 3))
-    get_tables(tables).walker.range_sweep(runouts, weights, sums)
+    walker_of(get_tables(tables)).range_sweep(runouts, weights, sums)
     with np.errstate(invalid="ignore", divide="ignore"):
         equity: npt.NDArray[np.float64] = (sums[:, 0] + sums[:, 1] / 2) / sums[:, 2]
     equity[touching | (sums[:, 2] == 0)] = np.nan

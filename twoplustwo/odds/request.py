@@ -7,7 +7,7 @@ set once, and pass one :class:`Request` down: the routes that enumerate or
 sample neither check nor resolve again.
 
 >>> from twoplustwo.odds.players import parse_player
->>> from twoplustwo.vocab.games import resolve
+>>> from twoplustwo.kernels.games import resolve
 >>> players = [parse_player(0, "AsAh", omaha=False), parse_player(1, "QQ+", omaha=False)]
 >>> r = Request(players, [], [], resolve("holdem"), "holdem", workers=1)
 >>> r.ranged, r.omaha, r.labels
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from twoplustwo.odds.players import CheckedPlayer
 
 if TYPE_CHECKING:
-    from twoplustwo.vocab.games import Game
+    from twoplustwo.kernels.games import Game
 
 __all__ = ["Request"]
 

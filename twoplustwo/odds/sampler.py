@@ -24,18 +24,19 @@ import numpy.typing as npt
 
 from twoplustwo.hands.batch import walk_batch
 from twoplustwo.hands.omaha import evaluate_omaha_batch, evaluate_omaha_low_batch
+from twoplustwo.kernels.games import Game, walker_of
 from twoplustwo.kernels.pots import HILO_UNIT, POT_UNITS, hilo_shares, outcomes, shares
 from twoplustwo.odds.players import CheckedPlayer, any_deal
 from twoplustwo.vocab.combos import COMBO_ROW, N_COMBOS
 from twoplustwo.vocab.draws import RANDOM
-from twoplustwo.vocab.games import HOLDEM, Game
+from twoplustwo.vocab.rules import HOLDEM, OMAHA_GAMES
 
 __all__ = ["MIN_ACCEPTANCE", "OMAHA", "Sampler", "Seat", "Tally", "hand_rows"]
 
 #: The fewest compatible deals, as a share of the drawn ones, that rejection sampling accepts.
 MIN_ACCEPTANCE = 1e-3
 #: The Omaha games a sampler plays, besides the table games.
-OMAHA = ("omaha", "omaha-hilo")
+OMAHA = OMAHA_GAMES
 
 # Deals drawn up front to measure how often deals are compatible.
 _PILOT = 1 << 16
@@ -198,7 +199,7 @@ class Sampler:
         ranged = [p.ranged for p in self.players]
         whole = _Whole(hands, np.array(board, dtype=np.uint8), np.array(dead, dtype=np.uint8), rows, ranged)
         # Nothing played (n = 0): whether the walker serves the game at all.
-        served = self.tables.walker.sample_games(whole.hands, whole.board, whole.dead, 0, 0, *whole.tallies())
+        served = walker_of(self.tables).sample_games(whole.hands, whole.board, whole.dead, 0, 0, *whole.tallies())
         return whole if served else None
 
     def _acceptance(self, rng: np.random.Generator) -> float:
@@ -344,7 +345,7 @@ class Sampler:
         counts, combos = whole.tallies()
         for index, n in enumerate(sizes, start=first):
             key = int(self._seq(index).generate_state(1, np.uint64)[0])
-            self.tables.walker.sample_games(whole.hands, whole.board, whole.dead, key, n, counts, combos)
+            walker_of(self.tables).sample_games(whole.hands, whole.board, whole.dead, key, n, counts, combos)
         tally = Tally(self.players, self.pot)
         tally.games = games = sum(sizes)
         tally.wins[:] = counts[:, 0]

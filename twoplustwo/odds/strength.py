@@ -40,6 +40,7 @@ import numpy.typing as npt
 from twoplustwo.hands.indexer import HandIndexer
 from twoplustwo.hands.rows import read_rows, twice
 from twoplustwo.kernels import pool
+from twoplustwo.kernels.games import walker_of
 from twoplustwo.odds.exact import completions
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.format import MANIFEST, strength_served
@@ -289,7 +290,7 @@ def _sweep_part(t: Tables, runouts: npt.NDArray[np.uint8], weights: npt.NDArray[
     histogram = np.zeros((N_COMBOS, bins or 0), dtype=np.int64)
     for lo in range(0, len(runouts), _BLOCK):
         block, w = np.ascontiguousarray(runouts[lo : lo + _BLOCK]), np.ascontiguousarray(weights[lo : lo + _BLOCK])
-        t.walker.strength_sums(block, w, bins or 0, first, second, histogram)
+        walker_of(t).strength_sums(block, w, bins or 0, first, second, histogram)
     return _Sums(first, second, None if bins is None else histogram, 0)
 
 

@@ -30,12 +30,16 @@ import os
 import sys
 import threading
 
-from twoplustwo.kernels.choice import serve_default
 from twoplustwo.tables import system
 from twoplustwo.tables.format import MANIFEST, TableError, bundle_name
 from twoplustwo.tables.load import ENV_VAR, Tables, default_dir, open_tables
 
-__all__ = ["BUNDLED", "clear_cache", "get_tables", "install_bundled", "load_tables", "tables_at"]
+# typing's names are for the type checker only (twoplustwo/__init__.py says why).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["BUNDLED", "clear_cache", "get_tables", "install_bundled", "load_tables", "on_default", "tables_at"]
 
 #: Where the package keeps its table bundle, if it was built with one (``make wheel``).
 BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bundled", bundle_name())
@@ -140,6 +144,21 @@ class _DirectoryLock:
 
 _lock = threading.Lock()
 _cached: Tables | None = None
+_hooks: list[Callable[[Tables | None], None]] = []
+
+
+def on_default(hook: Callable[[Tables | None], None]) -> None:
+    """Call ``hook(t)`` with the default set ``t`` when it loads (now, if loaded), ``hook(None)`` when it is forgotten.
+
+    How a floor above keeps something of its own in step with the default
+    set without this floor knowing it: the kernels let the C entry point of
+    evaluate() serve the default set's walker (:mod:`twoplustwo.kernels.games`).
+    A hook runs under the default set's lock, so it must not load tables.
+    """
+    with _lock:
+        _hooks.append(hook)
+        if _cached is not None:
+            hook(_cached)
 
 
 def clear_cache() -> None:
@@ -147,7 +166,8 @@ def clear_cache() -> None:
     global _cached
     with _lock:
         _cached = None
-        serve_default(None)
+        for hook in _hooks:
+            hook(None)
 
 
 def get_tables(tables: Tables | None = None) -> Tables:
@@ -180,9 +200,8 @@ def _load_default() -> Tables:
     with _lock:
         if _cached is None:
             t = load_tables()
-            # The C entry point of evaluate() serves the default set
-            # without a Python frame (not on the numpy backend).
-            serve_default(t.walker)
+            for hook in _hooks:
+                hook(t)
             _cached = t
         return _cached
 

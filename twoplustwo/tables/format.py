@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from collections.abc import Collection
     from typing import Any
 
+    from twoplustwo.vocab.rules import Rules
+
 __all__ = [
     "bundle_name",
     "ALIGN",
@@ -51,6 +53,7 @@ __all__ = [
     "MAX_OFFSET",
     "ROLES",
     "TableError",
+    "check_game_entry",
     "check_header",
     "check_shapes",
     "known_role",
@@ -339,7 +342,7 @@ def check_shapes(m: dict[str, Any], where: str | os.PathLike[str]) -> None:
     Node counts are checked for hold'em's DAGs and for the DAG of every
     game role listed; other keys of ``nodes`` are ignored. So is the
     ``games`` key: a game's description is checked when that game is first
-    used (:func:`twoplustwo.vocab.games.resolve`), so a damaged one never
+    used (:func:`check_game_entry`), so a damaged one never
     stops hold'em or another game from loading (spec/README.md, section 13).
     """
     nodes = m.get("nodes")
@@ -373,6 +376,75 @@ def check_shapes(m: dict[str, Any], where: str | os.PathLike[str]) -> None:
                         f"{where}: {role} has {length} entries (shape), expected one per depth-{depth} "
                         f"node: nodes[{dag!r}][{depth}] = {counts[depth]}"
                     )
+
+
+_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
+def check_game_entry(m: dict[str, Any], rules: Rules, where: str | os.PathLike[str]) -> None:
+    """Check the manifest ``m``'s ``games`` entry for the game of ``rules``, as spec/README.md section 13 has it.
+
+    The entry gives the game's deck, hand sizes, DAGs, value scale and
+    categories; each must be well formed and agree with the rules the
+    runtime plays (:mod:`twoplustwo.vocab.rules`), else a
+    :class:`TableError` naming the key. ``where`` is the manifest's path.
+    Hold'em's values are fixed by the spec (section 7): its reader never
+    depends on this entry.
+    """
+    name = rules.name
+    at = f"{where}: games[{name!r}]"
+    games = m.get("games")
+    entry = games.get(name) if isinstance(games, dict) else None
+    if not isinstance(entry, dict):
+        raise TableError(
+            f"{at} is missing or not an object, though the set holds the {name} DAG: rebuild the tables "
+            f"with `make` or `python -m twoplustwo_builder --out {os.path.dirname(where)}`"
+        )
+
+    def bad(key: str, want: str) -> TableError:
+        return TableError(f"{at}.{key} must be {want}, got {_show.repr(entry.get(key))}")
+
+    deck = entry.get("deck")
+    if not isinstance(deck, list) or not rules.deck_fits(deck):
+        raise bad("deck", rules.deck_rule)
+    if not all(type(c) is int for c in deck):
+        raise bad("deck", "a list of integers")
+    sizes = entry.get("sizes")
+    if sizes != list(rules.sizes) or not all(type(s) is int for s in sizes):
+        raise bad("sizes", str(list(rules.sizes)))
+    values = entry.get("values")
+    if type(values) is not int or not 1 <= values <= 65535:
+        raise bad("values", "an integer from 1 to 65535")
+    dags = sorted({rules.layout(n)[0] for n in rules.sizes})
+    if not isinstance(entry.get("dags"), list) or not set(dags) <= set(entry["dags"]):
+        raise bad("dags", f"a list holding {', '.join(map(repr, dags))}")
+    cats = entry.get("categories")
+    names = [c[0] for c in rules.categories]
+    count = _COUNT_WORDS[len(names)] if len(names) < len(_COUNT_WORDS) else str(len(names))
+    want = f"the {count} categories {', '.join(names)}, each once, as [name, first, last] from 1 to {values}"
+    if not isinstance(cats, list) or len(cats) != len(names):
+        raise bad("categories", want)
+    categories: list[tuple[str, int, int]] = []
+    following = 1
+    for c in cats:
+        if not (isinstance(c, list) and len(c) == 3 and isinstance(c[0], str) and type(c[1]) is type(c[2]) is int):
+            raise bad("categories", want)
+        cname, first, last = c
+        if cname not in names or first != following or last < first:
+            raise bad("categories", want)
+        categories.append((cname, first, last))
+        following = last + 1
+    if (names and following != values + 1) or len({c[0] for c in categories}) != len(categories):
+        raise bad("categories", want)
+    differ = rules.categories_differ(deck, categories)
+    if differ is not None:
+        raise TableError(f"{at}.categories {differ}")
+    if deck != list(rules.deck) or values != rules.values or tuple(categories) != rules.categories:
+        raise TableError(
+            f"{at} describes another game than the {name} rules: theirs has the cards "
+            f"{rules.deck.start}..{rules.deck.stop - 1}, the values 1..{rules.values} and the categories "
+            f"{_show.repr(list(rules.categories))}"
+        )
 
 
 def npy_header(dtype: str, length: int, offset: int) -> bytes:

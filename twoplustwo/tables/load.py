@@ -26,7 +26,6 @@ import time
 from collections.abc import Mapping
 from functools import cached_property
 
-from twoplustwo.kernels.choice import chosen
 from twoplustwo.tables.format import (
     DAGS,
     MANIFEST,
@@ -47,7 +46,6 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-    from twoplustwo.kernels.interface import Backend, Walker
 
 __all__ = [
     "ENV_VAR",
@@ -118,8 +116,9 @@ class Tables:
         self.buffers = buffers
         self._layers: dict[str, list[Array]] = {}
         self._views: dict[str, list[memoryview]] = {}
-        #: The games asked of this set, by name, as :func:`twoplustwo.vocab.games.resolve` reads them once.
-        self.games: dict[str, Any] = {}
+        #: What the floors above make once per set and keep with it, by a key each names: the
+        #: games :func:`twoplustwo.kernels.games.resolve` read, the backend their walkers run on.
+        self.cache: dict[str, Any] = {}
 
     @cached_property
     def path(self) -> Path:
@@ -189,38 +188,6 @@ class Tables:
         fmt: Any = a.dtype.char
         out: memoryview = memoryview(raw).cast("B").cast(fmt)
         return out
-
-    @cached_property
-    def _kernels(self) -> Backend:
-        # Chosen once per set: its own walker and its games' walkers run on the same backend.
-        return chosen()
-
-    @cached_property
-    def walker(self) -> Walker:
-        """The walker over this set's hold'em DAGs, of the backend chosen when first asked for (made once per set)."""
-        little = self._little
-        dag5, dag6, dag7 = ([little(layer_role(dag, k)) for k in range(1, DAGS[dag] + 1)] for dag in DAGS)
-        return self._kernels.Walker(dag5, dag6, dag7, little("dag7/value5"), little("dag7/value6"))
-
-    def game_walker(self, dag: str, deck: int) -> Walker:
-        """A new walker over another game's 7-card DAG ``dag`` whose hands hold only the cards of the mask ``deck``.
-
-        Of the same backend as :attr:`walker`. The walker takes 5- and
-        6-card hands down the DAG's first layers and through its ``value5``
-        and ``value6`` arrays.
-        """
-        little = self._little
-        layers = [little(layer_role(dag, k)) for k in range(1, 8)]
-        return self._kernels.Walker(None, None, layers, little(f"{dag}/value5"), little(f"{dag}/value6"), deck=deck)
-
-    def _little(self, role: str) -> Any:
-        # The C walker reads little-endian bytes, as the format stores them
-        # and as the mapped views hold them.
-        b = self.buffers[role]
-        if isinstance(b, memoryview):
-            return b
-        a = self.arrays[role]
-        return a if a.dtype.str[0] in "<|" else a.astype(a.dtype.newbyteorder("<"))
 
     def verify(self) -> None:
         """Hash every file and compare with the manifest; raise :class:`TableError`."""

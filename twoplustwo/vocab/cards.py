@@ -41,6 +41,7 @@ __all__ = [
     "RANKS",
     "SUITS",
     "CardLike",
+    "Cards",
     "check_disjoint",
     "format_card",
     "format_cards",
@@ -59,6 +60,12 @@ if TYPE_CHECKING:
     CardLike = int | np.integer | str
 else:
     CardLike = int | str  # and numpy ints, which only exist once their caller imported numpy
+
+#: Several cards as the public functions take them: one string, card strings or ints, or an integer array.
+if TYPE_CHECKING:
+    Cards = str | Sequence[CardLike] | npt.NDArray[np.integer[Any]]
+else:
+    Cards = str | Sequence[CardLike]  # and integer arrays, which only exist once their caller imported numpy
 
 _RANK_OF: dict[str, int] = {ch: r for r, ch in enumerate(RANKS)}
 _RANK_OF["10"] = 8
@@ -179,7 +186,7 @@ def _from_array(arr: npt.NDArray[Any]) -> list[int]:
     return cards
 
 
-def parse_cards(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> list[int]:
+def parse_cards(cards: Cards) -> list[int]:
     """Parse several distinct cards into a list of ints, keeping their order.
 
     ``cards`` is a string of cards separated by blanks and/or commas or
@@ -206,7 +213,7 @@ def _parse_text(text: str) -> tuple[int, ...]:
     return tuple(_parse_any(text))
 
 
-def _parse_any(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> list[int]:
+def _parse_any(cards: Cards) -> list[int]:
     tokens: Sequence[object] | npt.NDArray[Any]
     np = _numpy()
     if np is not None and isinstance(cards, np.ndarray):
@@ -240,7 +247,7 @@ def format_card(card: CardLike) -> str:
     return RANKS[c >> 2] + SUITS[c & 3]
 
 
-def format_cards(cards: str | Sequence[CardLike] | npt.NDArray[np.integer]) -> str:
+def format_cards(cards: Cards) -> str:
     """Return distinct cards as their names separated by single spaces.
 
     >>> format_cards([51, 33, 0])

@@ -3,14 +3,14 @@
 :data:`CLASS_ORDER` lists the classes of :data:`~twoplustwo.vocab.combos.HAND_CLASSES`
 by falling equity heads-up against a uniformly random opponent hand, all
 five board cards to come; :data:`POINTS` holds each one's exact ``2 * wins +
-ties`` per combo over :data:`GAMES` games, so its equity is
-``POINTS[i] / (2 * GAMES)``. Equal points would keep the
+ties`` per combo over :data:`GAMES_VS_RANDOM` games, so its equity is
+``POINTS[i] / (2 * GAMES_VS_RANDOM)``. Equal points would keep the
 :data:`~twoplustwo.vocab.combos.HAND_CLASSES` order (no two classes tie).
 The percent ranges of :func:`twoplustwo.vocab.ranges.parse_range` walk this order:
 
 >>> CLASS_ORDER[:8], CLASS_ORDER[-1]
 (('AA', 'KK', 'QQ', 'JJ', 'TT', '99', '88', 'AKs'), '32o')
->>> round(POINTS[0] / (2 * GAMES), 4)  # AA
+>>> round(POINTS[0] / (2 * GAMES_VS_RANDOM), 4)  # AA
 0.852
 >>> [HAND_CLASSES[k] for k in top_classes(Fraction(2))]  # 24 < 26.52 <= 30 combos
 ['AA', 'KK', 'QQ', 'JJ', 'TT']
@@ -30,12 +30,12 @@ from itertools import accumulate
 
 from twoplustwo.vocab.combos import CLASS_SIZE, HAND_CLASSES, N_COMBOS
 
-__all__ = ["CLASS_ORDER", "GAMES", "POINTS", "top_classes"]
+__all__ = ["CLASS_ORDER", "GAMES_VS_RANDOM", "POINTS", "top_classes"]
 
 #: The games each combo of a class plays against a random hand: every
 #: opponent combo sharing no card with it, times every board of five of the
 #: other 48 cards (``comb(50, 2) * comb(48, 5)``).
-GAMES = 2_097_572_400
+GAMES_VS_RANDOM = 2_097_572_400
 
 # (class, 2 * wins + ties per combo), strongest first.
 _TABLE: tuple[tuple[str, int], ...] = (
@@ -85,7 +85,7 @@ _TABLE: tuple[tuple[str, int], ...] = (
 
 #: The 169 class names, strongest against a random hand first.
 CLASS_ORDER: tuple[str, ...] = tuple(name for name, _ in _TABLE)
-#: ``2 * wins + ties`` of each class of :data:`CLASS_ORDER` per combo, out of ``2 * GAMES``.
+#: ``2 * wins + ties`` of each class of :data:`CLASS_ORDER` per combo, out of ``2 * GAMES_VS_RANDOM``.
 POINTS: tuple[int, ...] = tuple(points for _, points in _TABLE)
 
 _INDEX = tuple(HAND_CLASSES.index(name) for name in CLASS_ORDER)

@@ -42,10 +42,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.classes import CATEGORY_NAMES, RANK_NAMES, class_codes, plural
-from twoplustwo.vocab.games import HOLDEM, Game, resolve
 from twoplustwo.vocab.inputs import int_array, refuse_masked
+from twoplustwo.vocab.rules import HOLDEM, Rules, rules_of
+from twoplustwo.vocab.rules.high import hand_words
 
 __all__ = [
     "HAND_COUNTS",
@@ -97,7 +96,7 @@ CATEGORIES: tuple[str, ...] = tuple(str(c) for c in Category)
 
 
 #: ``CODES[v]`` is the six-hex-digit code of hand value ``v`` (index 0 unused).
-CODES: npt.NDArray[np.uint32] = np.array([0] + class_codes(), dtype=np.uint32)
+CODES: npt.NDArray[np.uint32] = np.array([0, *rules_of(HOLDEM).codes], dtype=np.uint32)
 CODES.setflags(write=False)
 assert len(CODES) == N_VALUES + 1
 
@@ -148,37 +147,6 @@ def _check_value(value: object, top: int = N_VALUES) -> int:
     raise ValueError(f"hand value must be an int in 1..{top}, got {shown!r}")
 
 
-def _and_list(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _words(category: int, r: tuple[int, ...], ace_low: str = "") -> str:
-    """The words for a hand of :class:`Category` ``category`` and ranks ``r``.
-
-    ``ace_low`` is appended to the high card of the straight whose ace
-    plays low (where that straight needs a word of explanation).
-    """
-    one, many = RANK_NAMES, [plural(name) for name in RANK_NAMES]
-    low = ace_low if r[4] == 12 else ""  # of the straights, only the ace-low one puts its ace last
-    if category == 8:
-        return "Royal flush" if r[0] == 12 else f"Straight flush, {one[r[0]]} high{low}"
-    if category == 7:
-        return f"Four of a kind, {many[r[0]]}, {one[r[4]]} kicker"
-    if category == 6:
-        return f"Full house, {many[r[0]]} full of {many[r[3]]}"
-    if category == 5:
-        return "Flush, " + ", ".join(one[x] for x in r)
-    if category == 4:
-        return f"Straight, {one[r[0]]} high{low}"
-    if category == 3:
-        return f"Three of a kind, {many[r[0]]}, {_and_list([one[x] for x in r[3:]])} kickers"
-    if category == 2:
-        return f"Two pair, {many[r[0]]} and {many[r[2]]}, {one[r[4]]} kicker"
-    if category == 1:
-        return f"Pair of {many[r[0]]}, {_and_list([one[x] for x in r[2:]])} kickers"
-    return "High card, " + ", ".join(one[x] for x in r)
-
-
 class GameCategory(IntEnum):
     """The base of the category enums of games other than hold'em, made from the manifest's names.
 
@@ -225,7 +193,7 @@ class HandDescription:
         )
 
 
-def describe(value: int | np.integer, *, game: str = "holdem", tables: Tables | None = None) -> HandDescription:
+def describe(value: int | np.integer, *, game: str = "holdem", tables: object = None) -> HandDescription:
     """Decode a hand value ``1..7462`` into its category, code and words.
 
     Wording, one form per category (ranks spelt "two" .. "ace", plurals
@@ -254,8 +222,10 @@ def describe(value: int | np.integer, *, game: str = "holdem", tables: Tables | 
     ``game`` is as for :func:`~twoplustwo.evaluate`; its values, ranks and
     categories are those of the game, in the same words, and the straight
     whose ace plays low says so: ``Straight, nine high (ace low)`` for
-    A-6-7-8-9 in short deck. Hold'em needs no tables; another game reads
-    its categories from ``tables`` (default: the default set).
+    A-6-7-8-9 in short deck. No game needs tables: its rules
+    (:mod:`twoplustwo.vocab.rules`) give its values, categories and words,
+    and ``tables`` is accepted and unused, as by every function that takes
+    ``game=``.
 
     >>> d = describe(1326, game="short-deck")
     >>> d.category, hex(d.code), d.description
@@ -264,7 +234,7 @@ def describe(value: int | np.integer, *, game: str = "holdem", tables: Tables | 
     'Straight flush, nine high (ace low)'
     """
     if game != HOLDEM:
-        return _describe_game(value, resolve(game, tables))
+        return _describe_game(value, rules_of(game))
     v = _check_value(value)
     code = int(CODES[v])
     category = code >> 20
@@ -276,12 +246,12 @@ def describe(value: int | np.integer, *, game: str = "holdem", tables: Tables | 
         code=code,
         ranks=ranks,
         cactus_kev_rank=N_VALUES + 1 - v,
-        description=_words(category, ranks),
+        description=hand_words(category, ranks),
     )
 
 
 def categories(
-    values: npt.ArrayLike, *, game: str = "holdem", tables: Tables | None = None
+    values: npt.ArrayLike, *, game: str = "holdem", tables: object = None
 ) -> npt.NDArray[np.uint8]:
     """The :class:`Category` ints (0 = high card .. 8 = straight flush) of hand values, as an array.
 
@@ -299,7 +269,7 @@ def categories(
     [3, 4, 5, 6]
     """
     if game != HOLDEM:
-        gv = _values_of(resolve(game, tables))
+        gv = _values_of(rules_of(game))
         out: npt.NDArray[np.uint8] = gv.category[_checked_values(values, len(gv.category) - 1)]
         return out
     out = _CATEGORY_OF_VALUE[_checked_values(values, N_VALUES)]
@@ -317,7 +287,7 @@ def _checked_values(values: npt.ArrayLike, top: int) -> npt.NDArray[np.integer[A
 
 
 def category_of(
-    value: int | np.integer[Any], *, game: str = "holdem", tables: Tables | None = None
+    value: int | np.integer[Any], *, game: str = "holdem", tables: object = None
 ) -> Category | GameCategory:
     """The :class:`Category` of one hand value: the scalar form of :func:`categories`.
 
@@ -329,7 +299,7 @@ def category_of(
     (<ShortDeckCategory.THREE_OF_A_KIND: 4>, <ShortDeckClassicCategory.THREE_OF_A_KIND: 3>)
     """
     if game != HOLDEM:
-        gv = _values_of(resolve(game, tables))
+        gv = _values_of(rules_of(game))
         return gv.enum(int(gv.category[_check_value(value, len(gv.category) - 1)]))
     return Category(int(_CATEGORY_OF_VALUE[_check_value(value)]))
 
@@ -339,60 +309,44 @@ def category_of(
 
 @dataclass(frozen=True)
 class _GameValues:
-    """What the values of a game other than hold'em stand for."""
+    """What the values of a game other than hold'em stand for, as arrays by value."""
 
-    codes: npt.NDArray[np.uint32]  # by value, as CODES, with the game's category places as first digits
-    category: npt.NDArray[np.uint8]  # by value: its category's place in the game's order
-    kinds: tuple[Category, ...]  # by place: which category it is, for the words
+    codes: npt.NDArray[np.uint32]  # as CODES, with the game's category places as first digits
+    category: npt.NDArray[np.uint8]  # its category's place in the game's order
     enum: type[GameCategory]
 
 
-_game_values: dict[tuple[object, ...], _GameValues] = {}
+_game_values: dict[str, _GameValues] = {}
 
 
-def _values_of(g: Game) -> _GameValues:
-    """The codes, categories and enum of ``g``'s values, from the manifest's categories and the rules.
-
-    The manifest gives each category's place and values; the rules (a deck
-    of the ranks from its lowest up, the ace low only in the lowest
-    straight) give every five-card class, and so the ranks of each value.
-    """
-    key = (g.name, g.deck.start, g.values, g.categories)
-    gv = _game_values.get(key)
+def _values_of(rules: Rules) -> _GameValues:
+    """The codes, categories and enum of the values of the game of ``rules``, made once per game."""
+    gv = _game_values.get(rules.name)
     if gv is not None:
         return gv
-    kinds = tuple(Category(CATEGORY_NAMES.index(name)) for name, _, _ in g.categories)
-    place = [kinds.index(Category(c)) for c in range(len(Category))]
-    codes = np.array([0] + class_codes(g.deck.start >> 2, place), dtype=np.uint32)
-    category = np.zeros(g.values + 1, dtype=np.uint8)
-    for i, (_, first, last) in enumerate(g.categories):
-        category[first : last + 1] = i
-    # Loading the game checked each category's size against the rules.
-    assert len(codes) == g.values + 1 and np.array_equal(codes[1:] >> 20, category[1:])
+    codes = np.array([0, *rules.codes], dtype=np.uint32)
+    category = (codes >> 20).astype(np.uint8)
     codes.setflags(write=False)
     category.setflags(write=False)
-    words = "".join(w.title() for w in g.name.split("-")) + "Category"
-    members = [(name.upper().replace(" ", "_"), i) for i, (name, _, _) in enumerate(g.categories)]
+    words = "".join(w.title() for w in rules.name.split("-")) + "Category"
+    members = [(name.upper().replace(" ", "_"), i) for i, (name, _, _) in enumerate(rules.categories)]
     make: Any = GameCategory  # the functional API makes a subclass; the stubs know only lookups by value
     enum: type[GameCategory] = make(words, members)
-    gv = _game_values[key] = _GameValues(codes, category, kinds, enum)
+    gv = _game_values.setdefault(rules.name, _GameValues(codes, category, enum))
     return gv
 
 
-def _describe_game(value: object, g: Game) -> HandDescription:
-    gv = _values_of(g)
-    v = _check_value(value, g.values)
+def _describe_game(value: object, rules: Rules) -> HandDescription:
+    gv = _values_of(rules)
+    v = _check_value(value, rules.values)
     code = int(gv.codes[v])
-    place = code >> 20
-    d = [(code >> shift) & 0xF for shift in (16, 12, 8, 4, 0)]
-    ranks = (d[0], d[1], d[2], d[3], d[4])
     return HandDescription(
         value=v,
-        category=gv.enum(place),
+        category=gv.enum(code >> 20),
         code=code,
-        ranks=ranks,
-        cactus_kev_rank=g.values + 1 - v,
-        description=_words(gv.kinds[place], ranks, " (ace low)"),
+        ranks=rules.ranks(v),
+        cactus_kev_rank=rules.values + 1 - v,
+        description=rules.words(v),
     )
 
 
