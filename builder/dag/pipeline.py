@@ -157,9 +157,8 @@ def _manifest_info(report: BuildReport) -> dict[str, Any]:
             "parameters": {
                 "suit_rule": "a suit is kept at depth k of an n-card DAG while it has at "
                 "least k + 5 - n cards; after five of a suit the others are dropped",
-                # The text every set built so far carries, kept byte for byte (rules_table is in dag/games.py now).
                 "leaf_oracle": "hold'em: twoplustwo_builder.oracles.signature; other games: "
-                "twoplustwo_builder.games.rules_table",
+                "twoplustwo_builder.dag.games.rules_table",
                 "node_order": "each depth's nodes numbered by falling count of card sets reaching them",
                 "join": "bottom-up row hashing at every depth; dead entries filled from "
                 "the same rank in another suit; on the last layer, rows that agree "
