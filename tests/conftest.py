@@ -27,6 +27,7 @@ import mmap
 import os
 import re
 import shutil
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -55,6 +56,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        # A suite started in the background (a non-interactive shell's `&`) inherits SIGINT ignored, and so would
+        # the xdist workers and every program the Ctrl-C tests start: those tests press Ctrl-C at a program in
+        # the foreground, whose SIGINT is not ignored.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     config.addinivalue_line(
         "markers", "slow: takes several seconds (builds, kills, races, exhaustive sweeps); left out by make test-fast"
     )

@@ -69,7 +69,8 @@ def test_sigints_during_the_exit_leave_the_exit_code_130() -> None:
                                 stderr=subprocess.PIPE, text=True, cwd=ROOT)  # fmt: skip
         try:
             assert proc.stdout is not None and proc.stdout.readline() == "running\n"
-            while proc.poll() is None:
+            give_up = time.monotonic() + 120
+            while proc.poll() is None and time.monotonic() < give_up:
                 proc.send_signal(signal.SIGINT)
                 time.sleep(0.0005)
             _, err = proc.communicate(timeout=120)
