@@ -23,9 +23,9 @@ from twoplustwo.odds.preflop import (
 )
 from twoplustwo.odds.results import PlayerEquity
 from twoplustwo.vocab.cards import parse_cards
-from twoplustwo.vocab.class_order import CLASS_ORDER, POINTS
 from twoplustwo.vocab.combos import COMBOS, HAND_CLASSES
 from twoplustwo.vocab.range_notation import class_combos
+from twoplustwo.vocab.starting_hands import CLASS_ORDER, POINTS
 
 # The first backend only: the tables rank hands with the walker method that
 # tests/kernels/test_reference.py holds both backends to, and all 169
@@ -53,7 +53,7 @@ def test_games_constants() -> None:
 
 
 def test_the_committed_class_order_is_the_exact_equity_order(every_class: dict[str, PlayerEquity]) -> None:
-    # twoplustwo.vocab.class_order was generated this way; the vocabulary cannot compute it, the odds can.
+    # twoplustwo.vocab.starting_hands was generated this way; the vocabulary cannot compute it, the odds can.
     assert list(every_class) == list(HAND_CLASSES)
     assert {e.games for e in every_class.values()} == {GAMES_VS_RANDOM}
     points = {name: 2 * int(e.wins) + int(e.ties) for name, e in every_class.items()}

@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from twoplustwo.vocab.class_order import CLASS_ORDER
 from twoplustwo.vocab.combos import (
     CLASS_OF,
     CLASS_ROWS,
@@ -26,6 +25,7 @@ from twoplustwo.vocab.combos import (
 )
 from twoplustwo.vocab.range_notation import class_combos, class_index
 from twoplustwo.vocab.ranges import Range, parse_range
+from twoplustwo.vocab.starting_hands import CLASS_ORDER
 
 # The oracle works on card ints by division and remainder and on its own
 # spellings, so it shares no tables with the parser.

@@ -193,7 +193,7 @@ def test_suits_change_a_value_only_through_a_flush() -> None:
 def test_category_names_have_one_home() -> None:
     # The rules name the categories (vocab/classes.CATEGORY_NAMES, in hold'em's order); hold'em's public
     # Category enum and CATEGORIES spell the same names, and the builder reads the rules' order.
-    from twoplustwo.vocab.classes import CATEGORY_NAMES
+    from twoplustwo.vocab.five_cards import CATEGORY_NAMES
     from twoplustwo.vocab.values import CATEGORIES, Category
 
     assert [str(c) for c in Category] == list(CATEGORIES) == [n.replace(" ", "_") for n in CATEGORY_NAMES]

@@ -23,7 +23,6 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.vocab.cards import RANKS, parse_card
-from twoplustwo.vocab.class_order import top_classes
 from twoplustwo.vocab.combos import (
     ALL_ROWS,
     CLASS_ROWS,
@@ -34,6 +33,7 @@ from twoplustwo.vocab.combos import (
     pair_class,
     suited_class,
 )
+from twoplustwo.vocab.starting_hands import top_classes
 
 __all__ = ["class_combos", "class_index", "parse_weights"]
 

@@ -29,7 +29,7 @@ An item is one of:
   ``5%-15%`` (either order): those of ``top 15%`` that are not in ``top 5%``.
 
 A percent is a decimal number in [0, 100]. The classes go in the order of
-:data:`twoplustwo.vocab.class_order.CLASS_ORDER`, by exact equity heads-up
+:data:`twoplustwo.vocab.starting_hands.CLASS_ORDER`, by exact equity heads-up
 against a random hand (ties, of which there are none, would keep the
 ``HAND_CLASSES`` order); ``top p%`` walks that order counting combos (6 a
 pair, 4 a suited class, 12 an offsuit one) and takes each class whose

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from twoplustwo.vocab.classes import RANK_NAMES
+from twoplustwo.vocab.five_cards import RANK_NAMES
 
 __all__ = ["Rules"]
 

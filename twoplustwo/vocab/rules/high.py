@@ -7,7 +7,7 @@ then the kickers, and straights go by their top card. The ace plays high,
 and low only in the lowest straight: the ace below the deck's four lowest
 ranks (A-2-3-4-5 in hold'em, A-6-7-8-9 in short deck). Values are dense:
 the game's distinct five-card classes, weakest first, numbered ``1..N``.
-The classes themselves are those of ``twoplustwo.vocab.classes``.
+The classes themselves are those of ``twoplustwo.vocab.five_cards``.
 
 >>> HOLDEM_RULES.values, SHORT_DECK_RULES.values, SHORT_DECK_RULES.deck
 (7462, 1404, range(16, 52))
@@ -25,7 +25,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import combinations
 
-from twoplustwo.vocab.classes import CATEGORY_NAMES, RANK_NAMES, class_codes, class_counts, plural
+from twoplustwo.vocab.five_cards import CATEGORY_NAMES, RANK_NAMES, class_codes, class_counts, plural
 from twoplustwo.vocab.rules.base import Rules
 
 __all__ = ["HOLDEM_RULES", "SHORT_DECK_CLASSIC_RULES", "SHORT_DECK_RULES", "HighRules", "hand_words"]

@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 
 from twoplustwo.odds import preflop
-from twoplustwo.vocab.class_order import CLASS_ORDER, GAMES_VS_RANDOM, POINTS, top_classes
 from twoplustwo.vocab.combos import CLASS_SIZE, HAND_CLASSES
+from twoplustwo.vocab.starting_hands import CLASS_ORDER, GAMES_VS_RANDOM, POINTS, top_classes
 
 
 def test_the_table_is_a_strict_order_of_every_class() -> None:

@@ -18,7 +18,7 @@ The percent ranges of :func:`twoplustwo.vocab.ranges.parse_range` walk this orde
 The table is data, not computed on import (the vocabulary sits below the
 odds layer). It was generated once from the project's own exact enumeration,
 ``twoplustwo.odds.preflop.preflop_vs_random(quiet=True)``, sorting the classes
-by ``(-(2 * wins + ties), HAND_CLASSES.index(name))``; tests/vocab/test_class_order.py
+by ``(-(2 * wins + ties), HAND_CLASSES.index(name))``; tests/vocab/test_starting_hands.py
 recomputes it that way and checks it equals this table exactly.
 """
 
