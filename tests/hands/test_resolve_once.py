@@ -32,10 +32,13 @@ def test_rank_hands_resolves_once(resolved: list[str], game: str) -> None:
     assert resolved == [game]
 
 
-def test_best_five_resolves_at_most_twice(resolved: list[str]) -> None:
-    # Once for its fives, once in the evaluate() that checks the whole hand: not once per five.
-    assert format_cards(best_five("Ac 6d 7h 8s 9c 9d 9h", game="short-deck-classic")) == "Ac 6d 7h 8s 9c"
-    assert resolved == ["short-deck-classic"] * 2
+@pytest.mark.parametrize(("game", "five"), [("holdem", "Ac 8s 9c 9d 9h"), ("short-deck-classic", "Ac 6d 7h 8s 9c")])
+def test_best_five_resolves_once(resolved: list[str], game: str, five: str) -> None:
+    # Once, for the whole hand's check and its fives: not again in evaluate(), nor once per five.
+    assert format_cards(best_five("Ac 6d 7h 8s 9c 9d 9h", game=game)) == five
+    assert resolved == [game]
+    with pytest.raises(ValueError, match="card 1 .'2c'.: not in the short-deck-classic deck"):
+        best_five("Ac 2c 7h 8s 9c 9d 9h", game="short-deck-classic")  # checked as evaluate() checks it
 
 
 @pytest.mark.parametrize("game", ["holdem", "short-deck"])

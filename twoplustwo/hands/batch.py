@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.rows import as_hands, bad_hand
-from twoplustwo.hands.single import evaluate
+from twoplustwo.hands.single import evaluate, value_on
 from twoplustwo.kernels import pool
 from twoplustwo.kernels.columns import walk_columns
 from twoplustwo.kernels.games import Game, resolve
@@ -172,7 +172,7 @@ def best_five(
     """
     g = resolve(game, tables)
     hand = parse_cards(cards)
-    value = evaluate(hand, game=g.name, tables=g.tables)  # the hand checked as evaluate checks it
+    value = value_on(g, hand)  # the hand checked as evaluate checks it
     # Its fives are distinct cards of the deck: walked without checking or resolving again.
     for five in combinations(hand, 5):
         if g.walker.evaluate(list(five)) == value:

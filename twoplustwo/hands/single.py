@@ -33,7 +33,9 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["evaluate"]
+    from twoplustwo.kernels.games import Game
+
+__all__ = ["evaluate", "value_on"]
 
 
 def _count_error(n: int) -> ValueError:
@@ -88,11 +90,21 @@ _evaluate.__name__ = _evaluate.__qualname__ = "evaluate"
 def _evaluate_game(cards: Any, game: str, tables: Tables | None) -> int:
     """:func:`evaluate` for a game other than hold'em: its DAG walked, no small tables."""
     g = resolve(game, tables)
-    walker = g.walker
     if tables is None:
         # The C entry point serves this game's next calls itself, under the
         # plain name (game may be a str subclass).
-        serve_game(g.name, walker)
+        serve_game(g.name, g.walker)
+    return value_on(g, cards)
+
+
+def value_on(g: Game, cards: Any) -> int:
+    """:func:`evaluate` of ``cards`` in the resolved game ``g``: checked as evaluate checks them, resolved no more.
+
+    >>> from twoplustwo.kernels.games import resolve
+    >>> value_on(resolve("short-deck"), "Ah Qh Jh 9h 7h")
+    1287
+    """
+    walker = g.walker
     # Distinct ints of the deck (or, in C, plain card text) at once; anything
     # else is parsed and explained below.
     value = walker.evaluate(cards)
