@@ -6,7 +6,7 @@ numpy backend has no derived tables (:data:`twoplustwo.kernels.numpy.DERIVED_TAB
 hands walk the DAG, so ``small_rows`` gives the DAG's values and says
 False, and ``histogram`` checks its arguments and says False, the answer C
 gives where its small tables do not stand for the table set. Callers then
-count down the DAG (:func:`twoplustwo.hands.histograms.histogram`), as
+count down the DAG (:func:`twoplustwo.hands.value_counts.histogram`), as
 they do for C on such a table set.
 
 >>> from twoplustwo.kernels.numpy import DAGS, Walker
