@@ -56,9 +56,10 @@ def test_info(capsys: pytest.CaptureFixture[str]) -> None:
 
     core = extension()
     built = "built" if core is not None else "not built"
-    if core is not None and core.VECTOR_BATCHES:
-        built += "; batches of whole hands in AVX-512"
     assert f"backend         {backend()} (the C extension was {built}" in out
+    if core is not None:  # the loop that runs, by the word $TWOPLUSTWO_BATCH_LOOP takes
+        assert f"batch loop      {core.VECTOR_BATCHES} (" in out
+        assert "$TWOPLUSTWO_BATCH_LOOP: one of " + ", ".join(core.BATCH_LOOPS) + "," in out
     assert "system          " + "; ".join(f"{job}: {how}" for job, how in describe().items()) in out
     for f in t.manifest["files"]:
         assert f["name"] in out and f["role"] in out

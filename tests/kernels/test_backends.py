@@ -25,7 +25,7 @@ import pytest
 
 import twoplustwo as tp
 from tests.racing import race
-from twoplustwo.kernels.choice import ENV_VAR
+from twoplustwo.kernels.choice import ENV_VAR, LOOP_VAR, LOOPS
 from twoplustwo.kernels.games import resolve, walker_of
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.load import Tables
@@ -81,10 +81,10 @@ def test_c_paths_agree_with_the_dag_on_every_hand(n: int, both: tuple[Tables, Ta
         small = np.empty(len(values), dtype=np.uint16)
         assert walker_of(c).small_rows(cards, small) is True  # the single-hand path uses them
         assert_same(small, values)
-        # The batch above ran the vector loop where the processor has one; the scalar loop, both again.
-        for vector in (False, True):
+        # The batch above ran the loop chosen at import; every loop this processor has, again.
+        for loop in _core.BATCH_LOOPS:
             keyed = np.zeros(len(values), dtype=np.uint16)
-            assert walker_of(c).keyed_rows(cards, keyed, vector) == -1
+            assert walker_of(c).keyed_rows(cards, keyed, LOOPS.index(loop)) == -1
             assert_same(keyed, values)
         total += len(values)
     assert total == tp.count_hands(n)
@@ -482,6 +482,19 @@ for nh, nb in ((4, 5), (5, 4), (6, 3)):
     assert tp.evaluate_omaha_batch(d[:, :nh], d[:, nh:nh + nb]).all()
     tp.evaluate_omaha_low_batch(d[:, :nh], d[:, nh:nh + nb])
 assert tp.equity(["As Kh Qs 2d", "Ah Ks 5c 4c"], board="2h 3d 4d", game="omaha-hilo")[0].games == 820
+# Every batch loop this processor has, on rows that end where a block of 8 and of 16 ends, good and with a
+# bad row in the last block.
+w = resolve("holdem").walker
+for n in (5, 6, 7):
+    h = np.argsort(rng.random((1008, 52)), axis=1)[:, :n].astype(np.uint8)
+    want = np.empty(len(h), dtype=np.uint16)
+    assert w.walk_rows(h, want, False) == -1
+    for i, loop in enumerate(("scalar", "avx2", "avx512")):
+        if loop in _core.BATCH_LOOPS:
+            out = np.zeros(len(h), dtype=np.uint16)
+            assert w.keyed_rows(h, out, i) == -1 and (out == want).all(), loop
+            bad = h.copy(); bad[-2, 0] = 52
+            assert w.keyed_rows(bad, out, i) == len(h) - 2, loop
 print("ok")
 """.replace("PKG", repr(str(sanitized_core)))
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=sanitized_core,
@@ -594,29 +607,34 @@ def test_every_bad_card_position_is_caught_on_both_backends(both: tuple[Tables, 
         assert unchecked == outcome(lambda: tp.evaluate_batch(h, tables=ref, check=False)), h[row]  # noqa: B023
 
 
-@needs_core
-def test_the_vector_loop_runs_where_the_processor_has_it() -> None:
-    # Else the tests of both loops would test the scalar one twice.
-    flags = set()
+def _cpu_flags() -> set[str]:
     with contextlib.suppress(OSError):
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("flags"):
-                flags = set(line.split(":", 1)[1].split())
-                break
-    wanted = {"avx512f", "avx512bw", "avx512vbmi", "avx512_bitalg"}
+                return set(line.split(":", 1)[1].split())
+    return set()
+
+
+@needs_core
+def test_every_loop_the_processor_has_is_there() -> None:
+    # Else the tests of every loop would test fewer loops than the processor runs.
+    flags = _cpu_flags()
     if not flags:
         pytest.skip("no /proc/cpuinfo to read the processor's features from")
-    assert _core.VECTOR_BATCHES == ("avx512" if wanted <= flags else "")
+    want = ("scalar",) + ("avx2",) * ("avx2" in flags)
+    want += ("avx512",) * ({"avx512f", "avx512bw", "avx512vbmi", "avx512_bitalg"} <= flags)
+    assert _core.BATCH_LOOPS == want
+    assert _core.VECTOR_BATCHES == (os.environ.get(LOOP_VAR) or want[-1])
 
 
 @needs_core
 @pytest.mark.parametrize("k", [5, 6, 7])
-def test_both_keyed_loops_find_the_first_bad_row(both: tuple[Tables, Tables], k: int) -> None:
-    # The vector loop hands a block of 16 rows with a bad row to the scalar
-    # loop: a bad row at each place of two blocks and of the rows after
+def test_every_keyed_loop_finds_the_first_bad_row(both: tuple[Tables, Tables], k: int) -> None:
+    # A vector loop hands a block (8 or 16 rows) with a bad row to the scalar
+    # loop: a bad row at each place of the blocks and of the rows after
     # them, a duplicate at every pair of positions or a byte past 51 at
     # every position, gives the same first bad row and the same values
-    # before it, by either loop.
+    # before it, by every loop.
     c, _ = both
     rng = np.random.default_rng(100 + k)
     good = np.argsort(rng.random((40, 52)), axis=1)[:, :k].astype(np.uint8)
@@ -624,10 +642,62 @@ def test_both_keyed_loops_find_the_first_bad_row(both: tuple[Tables, Tables], k:
     assert walker_of(c).walk_rows(good, want, False) == -1
     for row in range(len(good)):
         for h in _bad_copies(good, row, (52, 63, 64, 255)):
-            for vector in (False, True):
+            for loop in _core.BATCH_LOOPS:
                 out = np.zeros(len(h), dtype=np.uint16)
-                assert walker_of(c).keyed_rows(h, out, vector) == row, (h[row], vector)
-                np.testing.assert_array_equal(out[:row], want[:row])
+                assert walker_of(c).keyed_rows(h, out, LOOPS.index(loop)) == row, (h[row], loop)
+                assert_same(out[:row], want[:row])
+    with pytest.raises(ValueError, match="not one this processor has"):
+        walker_of(c).keyed_rows(good, want, len(LOOPS))
+
+
+_LOOP_CHILD = """
+import numpy as np, twoplustwo as tp
+from twoplustwo.kernels import _core
+from twoplustwo.kernels.games import walker_of
+print(_core.VECTOR_BATCHES)
+rng = np.random.default_rng(9)
+for k in (5, 6, 7):
+    h = np.argsort(rng.random((5000, 52)), axis=1)[:, :k].astype(np.uint8)
+    want = np.empty(len(h), dtype=np.uint16)
+    assert walker_of(tp.load_tables()).walk_rows(h, want, False) == -1  # the DAG walk
+    assert np.array_equal(tp.evaluate_batch(h, threads=2), want), k
+    h[4321, 1] = h[4321, 3]
+    try:
+        tp.evaluate_batch(h)
+    except ValueError as e:
+        print(e)
+"""
+
+
+@needs_core
+def test_the_batch_loop_is_the_variables_choice() -> None:
+    # Each loop the processor has, chosen by $TWOPLUSTWO_BATCH_LOOP in a child
+    # Python, runs the public batches: the DAG's values, the errors of the
+    # scalar loop. A word it does not know, or a loop the processor lacks,
+    # stops the import with a message naming the variable, the value and the choices.
+    def child(word: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, LOOP_VAR: word, ENV_VAR: "c", "TWOPLUSTWO_TABLES": str(load_tables().path)}
+        return subprocess.run([sys.executable, "-c", _LOOP_CHILD], capture_output=True, text=True, env=env,
+                              timeout=120)  # fmt: skip
+
+    outputs = {}
+    for word in LOOPS:
+        r = child(word)
+        if word in _core.BATCH_LOOPS:
+            assert r.returncode == 0, r.stderr[-2000:]
+            outputs[word] = r.stdout.splitlines()
+            assert outputs[word][0] == word
+        else:
+            assert r.returncode != 0 and f"ValueError: ${LOOP_VAR}={word}, but this processor lacks" in r.stderr
+            assert "the loops it has: " + ", ".join(map(repr, _core.BATCH_LOOPS)) in r.stderr
+    errors = outputs["scalar"][1:]
+    assert len(errors) == 3 and all("hand 4321" in e for e in errors), errors
+    assert all(lines[1:] == errors for lines in outputs.values()), outputs
+    for word in ("fast", "AVX2", " scalar"):
+        r = child(word)
+        assert r.returncode != 0, word
+        assert f"ValueError: ${LOOP_VAR} must be 'scalar', 'avx2', 'avx512' or unset" in r.stderr, r.stderr
+        assert f"got '{word}'" in r.stderr
 
 
 @needs_core

@@ -14,7 +14,7 @@ from pathlib import Path
 from twoplustwo import __version__
 from twoplustwo.cli.output import aligned, is_stdout, stdout_fd
 from twoplustwo.kernels.choice import ENV_VAR as BACKEND_VAR
-from twoplustwo.kernels.choice import backend
+from twoplustwo.kernels.choice import LOOP_VAR, backend
 from twoplustwo.tables.format import FORMAT_VERSION, MANIFEST, TableError, role_dag, strength_served
 from twoplustwo.tables.optional import STRENGTH_ROLES, STRENGTH_STREETS, parse_bucket_role, strength_gap
 from twoplustwo.vocab.values import differs_from_published
@@ -48,11 +48,12 @@ def cmd_info(args: argparse.Namespace) -> int:
         print(f"{'builder':<15} version {builder['version']}")
     print(f"{'load time':<15} {ms:.1f} ms (memory-mapped; manifest, headers and sizes checked)")
     core = extension()
-    built = "not built (no C compiler at install)"
-    if core is not None:
-        vector = getattr(core, "VECTOR_BATCHES", "")
-        built = "built" + ("; batches of whole hands in AVX-512" if vector == "avx512" else "")
+    built = "built" if core is not None else "not built (no C compiler at install)"
     print(f"{'backend':<15} {backend()} (the C extension was {built}; ${BACKEND_VAR}: c or numpy)")
+    if core is not None:
+        loops = ", ".join(core.BATCH_LOOPS)
+        print(f"{'batch loop':<15} {core.VECTOR_BATCHES} (the C core's checked batches of whole hands; "
+              f"${LOOP_VAR}: one of {loops}, which this processor has)")
     paths = "; ".join(f"{job}: {how}" for job, how in describe().items())
     forced = f"forced by ${PORTABLE_VAR}=1" if PORTABLE else f"${PORTABLE_VAR}=1 forces the portable ones"
     print(f"{'system':<15} {paths} ({forced})")

@@ -25,9 +25,11 @@ POT_UNITS: Final = 2520
 #: have, then the keyed tables (the tests size their runs by these).
 SMALL_AFTER: Final = 2048
 KEYED_AFTER: Final = 65536
-#: The vector loop that checked batches of whole hold'em hands run on this processor: "avx512", or "" for none
-#: (the scalar loop).
+#: The loop that checked batches of whole hold'em hands run: "scalar", "avx2" or "avx512", as
+#: $TWOPLUSTWO_BATCH_LOOP chose at import (unset: the best this processor has).
 VECTOR_BATCHES: Final[str]
+#: The loops this processor has, the scalar loop first and the best last.
+BATCH_LOOPS: Final[tuple[str, ...]]
 
 class Walker:
     # Layers and value arrays: little-endian entries of 1, 2 or 4 bytes
@@ -52,9 +54,9 @@ class Walker:
     def walk_rows(self, hands: _U8, out: _U16, check: bool, depth: int, start: int, held: int, /) -> int: ...
     def small_rows(self, hands: _U8, out: _U16, /) -> bool: ...
     def keyed_tables(self) -> bool: ...
-    # The checked batches' loop through the keyed tables, the vector one where `vector` asks for it and the
-    # processor has one, else the scalar one (for tests): the first bad row, or -1.
-    def keyed_rows(self, hands: _U8, out: _U16, vector: bool, /) -> int: ...
+    # The checked batches' loop numbered `loop` through the keyed tables (twoplustwo.kernels.choice.LOOPS: 0
+    # scalar, 1 avx2, 2 avx512; ValueError for one this processor lacks), for the tests: the first bad row, or -1.
+    def keyed_rows(self, hands: _U8, out: _U16, loop: int, /) -> int: ...
     def draw_values(self, node: int, depth: int, free: _U8, out: _U16, /) -> None: ...
     def fill_ordered(
         self, n: int, node: int, free: _U8, include: _U8, r0: int, cards: _U8, values: _U16, /

@@ -9,6 +9,14 @@ call it, never asking which backend runs. ``$TWOPLUSTWO_BACKEND`` chooses:
 ``ImportError`` at first use if it was not built), and unset or empty takes
 C when it is available.
 
+The C core runs checked batches of whole hands by one of several loops,
+chosen once when it is imported: ``$TWOPLUSTWO_BATCH_LOOP`` (:data:`LOOP_VAR`)
+names one of :data:`LOOPS`, and unset or empty takes the best the
+processor has. A word it does not know, or a loop the processor lacks,
+raises ``ValueError`` at import, naming the variable, the value and the
+choices; ``_core.VECTOR_BATCHES`` names the loop that runs, and
+``_core.BATCH_LOOPS`` those this processor has.
+
 >>> backend() in ("c", "numpy")
 True
 """
@@ -26,11 +34,26 @@ if TYPE_CHECKING:
 
     from twoplustwo.kernels.interface import Backend, Walker
 
-__all__ = ["BACKENDS", "ENV_VAR", "backend", "chosen", "entry_point", "extension", "serve_default", "serve_game"]
+__all__ = [
+    "BACKENDS",
+    "ENV_VAR",
+    "LOOPS",
+    "LOOP_VAR",
+    "backend",
+    "chosen",
+    "entry_point",
+    "extension",
+    "serve_default",
+    "serve_game",
+]
 
 ENV_VAR = "TWOPLUSTWO_BACKEND"
 #: The backends there are, fastest first.
 BACKENDS = ("c", "numpy")
+#: The C core's batch loops, by their words, in the order of ``_core.keyed_rows``'s numbers (the slowest first):
+#: the portable scalar loop, AVX2 and AVX-512 (with VBMI and BITALG), the last two on x86 processors that have them.
+LOOPS = ("scalar", "avx2", "avx512")
+LOOP_VAR = "TWOPLUSTWO_BATCH_LOOP"
 
 
 def _import_core() -> ModuleType | None:

@@ -25,8 +25,8 @@
  *                the histogram that counts hands through them
  *   keyed.c      the keyed tables derived from those, for checked batches and
  *                single hands
- *   keyed_x86.c  the batches' loop over them in AVX-512, where the processor
- *                has it
+ *   keyed_x86.c  the batches' loops over them in AVX2 and AVX-512, where the
+ *                processor has them
  *   enumerate.c  every hand or board of a kind: draws, ordered rows, ranges,
  *                two-card combos
  *   showdown.c   who wins each board, and the pot shares
@@ -168,16 +168,23 @@ int build_keyed_tables(Walker *self);
 int ensure_keyed(Walker *self);
 extern uint64_t card_key[52];
 int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out, int vector);
-void choose_keyed_rows(void);
-extern const char *keyed_vector_name;
+/* The batch loops, numbered as $TWOPLUSTWO_BATCH_LOOP's words are listed:
+ * 0 scalar (keyed.c), 1 avx2, 2 avx512 (keyed_x86.c). choose_keyed_rows
+ * reads the variable when the module loads: 0, or -1 with a ValueError
+ * for a word it does not know or a loop the processor lacks. */
+#define BATCH_LOOPS 3
+#define BATCH_LOOP_VAR "TWOPLUSTWO_BATCH_LOOP"
+int choose_keyed_rows(void);
+extern const char *keyed_loop_name;
+PyObject *keyed_loops_here(void);
 PyObject *Walker_keyed_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* keyed_x86.c: a batch loop over whole blocks of rows through the keyed
- * tables, returning the rows done (it stops at a block with a bad row), or
- * NULL where the processor has none. */
+ * tables, returning the rows done (it stops at a block with a bad row); a
+ * vector loop (1 or 2) where the processor has it, else NULL. */
 typedef int (*keyed_rows_fn)(const struct keyed *t, const uint16_t *flush, const unsigned char *rows, int m, int k,
                              uint16_t *out);
-keyed_rows_fn keyed_vector_rows(void);
+keyed_rows_fn keyed_vector_rows(int loop);
 PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Walker_histogram(Walker *self, PyObject *const *args, Py_ssize_t nargs);
 

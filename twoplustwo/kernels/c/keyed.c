@@ -27,6 +27,15 @@ static const uint64_t pow5[13] = {
     1, 5, 25, 125, 625, 3125, 15625, 78125, 390625, 1953125, 9765625, 48828125, 244140625,
 };
 
+/* Each table's geometry is fixed by its count of multisets (n_multisets):
+ * 2^13, 2^15 and 2^16 slots for 5, 6 and 7 cards, a bucket for every four
+ * slots. build_keyed_tables checks that it made them so, and the scalar
+ * loop shifts by these constants (a shift by a variable takes a register
+ * of its own on x86, and three micro-ops on Intel's). */
+#define SLOT_BITS(k) ((k) == 5 ? 13 : (k) == 6 ? 15 : 16)
+#define BUCKET_SHIFT(k) (32 - (SLOT_BITS(k) - 2))
+#define START_SHIFT(k) (34 - 2 * SLOT_BITS(k))
+
 /* Odd multipliers tried in turn until every bucket finds a displacement
  * (the first places every key of 5, 6 and 7 cards; the keys are the same in
  * every game, only the values differ). */
@@ -118,6 +127,10 @@ int build_keyed_tables(Walker *self) {
         int size_bits = 0;
         while ((1u << size_bits) < size)
             size_bits++;
+        if (size_bits != SLOT_BITS(n) || t->bucket_bits != SLOT_BITS(n) - 2) {
+            PyErr_SetString(PyExc_SystemError, "keyed tables: a geometry other than SLOT_BITS says");
+            return -1;
+        }
         t->start_shift = 32 - t->bucket_bits - size_bits;
         PyMem_Free(t->disp), PyMem_Free(t->value);
         t->disp = PyMem_Calloc(((size_t)1 << t->bucket_bits) + 1, sizeof(uint16_t));
@@ -184,38 +197,41 @@ int ensure_keyed(Walker *self) {
 uint64_t card_key[52];
 static uint64_t card_rank_bit[52];
 
-static void fill_card_pairs(void);
+static void fill_byte_tables(void);
 
 void fill_card_keys(void) {
     for (int c = 0; c < 52; c++) {
         card_key[c] = pow5[c >> 2] | (uint64_t)1 << (32 + 4 * (c & 3));
         card_rank_bit[c] = (uint64_t)1 << (16 * (c & 3) + (c >> 2));
     }
-    fill_card_pairs();
+    fill_byte_tables();
 }
 
 /* Both per-card entries side by side, for every byte a row may hold: a
- * batch reads each card once, and one load gives both. A byte over 51 adds
- * nothing to the key and sets bit 63 of the rank bits (a bit no card
+ * batch reads each card once, and one load gives both. A byte over 51
+ * adds nothing to the key and sets bit 63 of the rank bits (a bit no card
  * uses), so that the row shows it, and every index stays in bounds. */
 #if defined(__GNUC__)
 typedef uint64_t pair64 __attribute__((vector_size(16)));
 #define PAIR(key, bits) ((pair64){(key), (bits)})
-#define PAIR_KEY(p) ((p)[0])
-#define PAIR_BITS(p) ((p)[1])
 #else
 typedef struct {
     uint64_t key, bits;
 } pair64;
 #define PAIR(key, bits) ((pair64){(key), (bits)})
-#define PAIR_KEY(p) ((p).key)
-#define PAIR_BITS(p) ((p).bits)
 #endif
 static pair64 card_pair[256];
 
-static void fill_card_pairs(void) {
+static void fill_byte_tables(void) {
     for (int c = 0; c < 256; c++)
         card_pair[c] = c < 52 ? PAIR(card_key[c], card_rank_bit[c]) : PAIR(0, (uint64_t)1 << 63);
+}
+
+/* The slot of a rank key in t, a table of k cards: keyed_slot with the
+ * constants above. */
+static inline uint32_t slot_of(const struct keyed *t, uint32_t key, int k) {
+    uint32_t hash = key * t->multiplier;
+    return ((hash >> START_SHIFT(k)) + t->disp[hash >> BUCKET_SHIFT(k)]) & ((1u << SLOT_BITS(k)) - 1);
 }
 
 /* The value of the k cards of row c into *out; 0, or -1 for a card held
@@ -245,38 +261,97 @@ static inline int keyed_value(const struct keyed *t, const uint16_t *flush, cons
     /* A card twice adds its bit twice but ors it once. */
     if (bit_sum != bits || bits >> 63)
         return -1;
-    *out = keyed_sum_value(t, flush, key, bits);
+    /* keyed_sum_value (core.h) with the constant geometry. */
+    uint32_t five = ((uint32_t)(key >> 32) + 0x3333u) & 0x8888u;
+    if (five) {
+        unsigned suit = five & 0x8u ? 0 : five & 0x80u ? 1 : five & 0x800u ? 2 : 3;
+        *out = flush[(bits >> (16 * suit)) & 0x1FFF];
+    } else {
+        *out = t->value[slot_of(t, (uint32_t)key, k)];
+    }
     return 0;
 }
 
-/* keyed_value over m rows, k a constant for the compiler to unroll; the first bad row, or -1. */
+/* keyed_value over m rows, k a constant for the compiler to unroll; the
+ * first bad row, or -1. The rows' table reads are independent, and the
+ * processor overlaps those of several rows by itself: rows taken four at a
+ * time by hand ran no faster (x86-64, gcc 12). */
 static inline int keyed_rows_of(const struct keyed *t, const uint16_t *flush, const unsigned char *rows, int m, int k,
                                 uint16_t *out) {
     /* A copy the loop keeps in registers: the compiler cannot tell that
      * the stores to out leave the table's fields alone. */
     const struct keyed table = *t;
     for (int i = 0; i < m; i++)
-        if (keyed_value(&table, flush, rows + i * k, k, out + i) < 0)
+        if (keyed_value(&table, flush, rows + (size_t)i * k, k, out + i) < 0)
             return i;
     return -1;
 }
 
-/* The vector loop this processor runs, if any (keyed_x86.c), chosen when the module loads. */
-static keyed_rows_fn vector_rows = NULL;
-const char *keyed_vector_name = "";
+/* The batch loops, by the words of $TWOPLUSTWO_BATCH_LOOP: the scalar loop
+ * above runs everywhere; the vector loops (keyed_x86.c) where the
+ * processor has their instructions. One is chosen when the module loads. */
+static const char *const loop_names[BATCH_LOOPS] = {"scalar", "avx2", "avx512"};
+static const char *const loop_needs[BATCH_LOOPS] = {"", "AVX2", "AVX-512 with VBMI and BITALG"};
+static keyed_rows_fn loop_rows[BATCH_LOOPS]; /* NULL for the scalar loop and for a loop the processor lacks */
+static int loop_here[BATCH_LOOPS];
+static int chosen_loop;
+const char *keyed_loop_name = "scalar";
 
-void choose_keyed_rows(void) {
-    vector_rows = keyed_vector_rows();
-    keyed_vector_name = vector_rows != NULL ? "avx512" : "";
+int choose_keyed_rows(void) {
+    loop_here[0] = 1;
+    for (int loop = 1; loop < BATCH_LOOPS; loop++) {
+        loop_rows[loop] = keyed_vector_rows(loop);
+        loop_here[loop] = loop_rows[loop] != NULL;
+        if (loop_here[loop])
+            chosen_loop = loop; /* the best: the last the processor has */
+    }
+    const char *word = getenv(BATCH_LOOP_VAR);
+    if (word != NULL && *word != '\0') {
+        int loop = 0;
+        while (loop < BATCH_LOOPS && strcmp(word, loop_names[loop]) != 0)
+            loop++;
+        if (loop == BATCH_LOOPS) {
+            PyErr_Format(PyExc_ValueError,
+                         "$" BATCH_LOOP_VAR " must be 'scalar', 'avx2', 'avx512' or unset (the best this processor "
+                         "has), got '%.40s'",
+                         word);
+            return -1;
+        }
+        if (!loop_here[loop]) {
+            PyErr_Format(PyExc_ValueError,
+                         "$" BATCH_LOOP_VAR "=%s, but this processor lacks %s; the loops it has: %s%s%s",
+                         loop_names[loop], loop_needs[loop], "'scalar'", loop_here[1] ? ", 'avx2'" : "",
+                         loop_here[2] ? ", 'avx512'" : "");
+            return -1;
+        }
+        chosen_loop = loop;
+    }
+    keyed_loop_name = loop_names[chosen_loop];
+    return 0;
 }
 
-/* The values of m rows of k = 5..7 cards into out (each card read once, so
- * the rows may be the caller's): the index of the first row that holds a
- * card twice or one over 51, or -1. With `vector`, the vector loop takes
- * the whole blocks it can, and the scalar loop the rest. */
-int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out, int vector) {
+/* The names of the loops this processor has, the scalar loop first and the best last. */
+PyObject *keyed_loops_here(void) {
+    PyObject *names = PyTuple_New(0);
+    for (int loop = 0; names != NULL && loop < BATCH_LOOPS; loop++)
+        if (loop_here[loop]) {
+            PyObject *name = PyUnicode_FromString(loop_names[loop]);
+            if (name == NULL || _PyTuple_Resize(&names, PyTuple_GET_SIZE(names) + 1) < 0) {
+                Py_XDECREF(name);
+                Py_XDECREF(names);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(names, PyTuple_GET_SIZE(names) - 1, name);
+        }
+    return names;
+}
+
+/* keyed_values through the loop `rows_fn` (NULL: the scalar loop alone),
+ * which takes the whole blocks it can, the scalar loop the rest. */
+static int keyed_values_by(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out,
+                           keyed_rows_fn rows_fn) {
     const struct keyed *t = &self->keyed[k - 5];
-    int done = vector && vector_rows != NULL ? vector_rows(t, self->flush, rows, m, k, out) : 0;
+    int done = rows_fn != NULL ? rows_fn(t, self->flush, rows, m, k, out) : 0;
     int bad;
     rows += (size_t)done * k, out += done, m -= done;
     switch (k) {
@@ -292,26 +367,37 @@ int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, ui
     return bad < 0 ? -1 : done + bad;
 }
 
-/* keyed_rows(hands, out, vector) -> int: checked batches' values of
- * (N, 5..7) uint8 rows through the keyed tables, by the vector loop where
- * this processor has one and `vector` asks for it, else the scalar loop
- * (for tests, which hold both against the DAG): the first bad row, or -1. */
+/* The values of m rows of k = 5..7 cards into out (each card read once, so
+ * the rows may be the caller's): the index of the first row that holds a
+ * card twice or one over 51, or -1. With `vector`, the loop chosen when
+ * the module loaded, else the scalar loop. */
+int keyed_values(const Walker *self, const unsigned char *rows, int m, int k, uint16_t *out, int vector) {
+    return keyed_values_by(self, rows, m, k, out, vector ? loop_rows[chosen_loop] : NULL);
+}
+
+/* keyed_rows(hands, out, loop) -> int: checked batches' values of (N,
+ * 5..7) uint8 rows through the keyed tables by the loop numbered `loop`
+ * (0 scalar, 1 AVX2, 2 AVX-512; for the tests, which hold each loop the
+ * processor has against the DAG): the first bad row, or -1. */
 PyObject *Walker_keyed_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs) {
     Buffers bufs;
     Py_buffer *in, *out;
-    int vector;
-    if (parse_args(args, nargs, "keyed_rows(hands, out, vector)", &bufs, "rwp", &in, &out, &vector) < 0)
+    long loop;
+    if (parse_args(args, nargs, "keyed_rows(hands, out, loop)", &bufs, "rwl", &in, &out, &loop) < 0)
         return NULL;
     if (in->ndim != 2 || in->itemsize != 1 || in->shape[1] < 5 || in->shape[1] > 7 || out->ndim != 1 ||
         out->itemsize != 2 || out->shape[0] != in->shape[0] || in->shape[0] > INT_MAX)
         return release_args(&bufs, "keyed_rows takes (N, 5..7) uint8 rows and a uint16 out of N", NULL);
+    if (loop < 0 || loop >= BATCH_LOOPS || !loop_here[loop])
+        return release_args(&bufs, "keyed_rows: loop is not one this processor has (0 scalar, 1 avx2, 2 avx512)",
+                            NULL);
     if (ensure_keyed(self) < 0)
         return release_args(&bufs, NULL, NULL);
     if (!self->keyed_ok)
         return release_args(&bufs, "these tables have no keyed tables for batches", NULL);
     int bad;
     Py_BEGIN_ALLOW_THREADS
-    bad = keyed_values(self, in->buf, (int)in->shape[0], (int)in->shape[1], out->buf, vector);
+    bad = keyed_values_by(self, in->buf, (int)in->shape[0], (int)in->shape[1], out->buf, loop_rows[loop]);
     Py_END_ALLOW_THREADS
     return release_args(&bufs, NULL, PyLong_FromLong(bad));
 }

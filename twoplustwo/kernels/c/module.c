@@ -51,8 +51,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     fill_lows();
     fill_card_bits();
     fill_card_keys();
-    choose_keyed_rows();
-    if (init_single() < 0 || PyType_Ready(&WalkerType) < 0)
+    if (choose_keyed_rows() < 0 || init_single() < 0 || PyType_Ready(&WalkerType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (m == NULL)
@@ -65,7 +64,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     }
     if (PyModule_AddIntConstant(m, "POT_UNITS", POT_UNITS) < 0 || PyModule_AddIntConstant(m, "SMALL_AFTER", SMALL_AFTER) < 0 ||
         PyModule_AddIntConstant(m, "KEYED_AFTER", KEYED_AFTER) < 0 ||
-        PyModule_AddStringConstant(m, "VECTOR_BATCHES", keyed_vector_name) < 0) {
+        PyModule_AddStringConstant(m, "VECTOR_BATCHES", keyed_loop_name) < 0 ||
+        PyModule_AddObject(m, "BATCH_LOOPS", keyed_loops_here()) < 0) {
         Py_DECREF(m);
         return NULL;
     }
