@@ -54,6 +54,28 @@ static void fill_vector_tables(void) {
         card_position[b] = b < 52 ? (unsigned char)(16 * (b & 3) + (b >> 2)) : 0xFF;
 }
 
+/* A block of sixteen rows whose displacements are on the way: what its values need. */
+struct pending16 {
+    __m512i hash, shift, flushed; /* flushed: a flush's 13 bits where a row makes one, else 0 */
+};
+
+/* The values of a pending block into out. */
+static inline VECTOR_TARGET void finish16(const struct keyed *t, const uint16_t *flush, struct pending16 p,
+                                          uint16_t *out) {
+    const __m512i low16 = _mm512_set1_epi32(0xFFFF);
+    __mmask16 is_flush = _mm512_test_epi32_mask(p.flushed, p.flushed);
+    __m512i start = _mm512_srlv_epi32(p.hash, _mm512_set1_epi32(t->start_shift));
+    __m512i slot = _mm512_and_si512(_mm512_add_epi32(start, _mm512_and_si512(p.shift, low16)),
+                                    _mm512_set1_epi32((int)t->mask));
+    __m512i value = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), (__mmask16)~is_flush, slot, t->value, 2);
+    if (is_flush) {
+        __m512i suited = _mm512_and_si512(_mm512_or_si512(p.flushed, _mm512_srli_epi32(p.flushed, 16)),
+                                          _mm512_set1_epi32(0x1FFF));
+        value = _mm512_mask_i32gather_epi32(value, is_flush, suited, flush, 2);
+    }
+    _mm256_storeu_si256((__m256i *)out, _mm512_cvtepi32_epi16(value));
+}
+
 /* Rows [0, 16 * blocks) of k cards into out, until a block holds a bad row:
  * the number of rows done (a multiple of 16). */
 static inline VECTOR_TARGET int rows_of(const struct keyed *t, const uint16_t *flush, const unsigned char *rows,
@@ -66,9 +88,10 @@ static inline VECTOR_TARGET int rows_of(const struct keyed *t, const uint16_t *f
                                            48828125, 244140625, 0, 0, 0);
     const __m512i one = _mm512_set1_epi32(1), thirty_two = _mm512_set1_epi32(32);
     const __m512i clamp = _mm512_set1_epi8(63), five = _mm512_set1_epi16(5), ones16 = _mm512_set1_epi16(1);
-    const __m512i length = _mm512_set1_epi32(k), low13 = _mm512_set1_epi32(0x1FFF), low16 = _mm512_set1_epi32(0xFFFF);
-    const __m512i multiplier = _mm512_set1_epi32((int)t->multiplier), mask = _mm512_set1_epi32((int)t->mask);
-    const __m512i bucket_shift = _mm512_set1_epi32(32 - t->bucket_bits), start_shift = _mm512_set1_epi32(t->start_shift);
+    const __m512i length = _mm512_set1_epi32(k);
+    const __m512i multiplier = _mm512_set1_epi32((int)t->multiplier);
+    const __m512i bucket_shift = _mm512_set1_epi32(32 - t->bucket_bits);
+    struct pending16 pending = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
     const __mmask64 tail = ((__mmask64)1 << (16 * k - 64)) - 1; /* the block's bytes past its first 64 */
     const __mmask64 first_bytes = 0x1111111111111111u;         /* byte 0 of each 32-bit lane */
     for (int b = 0; b < blocks; b++) {
@@ -85,23 +108,24 @@ static inline VECTOR_TARGET int rows_of(const struct keyed *t, const uint16_t *f
         }
         __m512i count_low = _mm512_popcnt_epi16(low), count_high = _mm512_popcnt_epi16(high);
         __m512i held = _mm512_madd_epi16(_mm512_add_epi16(count_low, count_high), ones16);
-        if (_mm512_cmpneq_epi32_mask(held, length))
+        if (_mm512_cmpneq_epi32_mask(held, length)) {
+            if (b > 0)
+                finish16(t, flush, pending, out + (size_t)(b - 1) * 16);
             return 16 * b;
+        }
         /* At most one suit holds five of seven cards: its 13 bits, the others' zeroed. */
         __m512i flushed = _mm512_or_si512(_mm512_maskz_mov_epi16(_mm512_cmpge_epu16_mask(count_low, five), low),
                                           _mm512_maskz_mov_epi16(_mm512_cmpge_epu16_mask(count_high, five), high));
-        __mmask16 is_flush = _mm512_test_epi32_mask(flushed, flushed);
+        /* As in the AVX2 loop: the displacements' gather goes out now,
+         * the values' once the next block's keys are made. */
         __m512i hash = _mm512_mullo_epi32(key, multiplier);
-        __m512i disp = _mm512_and_si512(_mm512_i32gather_epi32(_mm512_srlv_epi32(hash, bucket_shift), t->disp, 2),
-                                        low16);
-        __m512i slot = _mm512_and_si512(_mm512_add_epi32(_mm512_srlv_epi32(hash, start_shift), disp), mask);
-        __m512i value = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), (__mmask16)~is_flush, slot, t->value, 2);
-        if (is_flush) {
-            __m512i suited = _mm512_and_si512(_mm512_or_si512(flushed, _mm512_srli_epi32(flushed, 16)), low13);
-            value = _mm512_mask_i32gather_epi32(value, is_flush, suited, flush, 2);
-        }
-        _mm256_storeu_si256((__m256i *)(out + (size_t)b * 16), _mm512_cvtepi32_epi16(value));
+        __m512i shift = _mm512_i32gather_epi32(_mm512_srlv_epi32(hash, bucket_shift), t->disp, 2);
+        if (b > 0)
+            finish16(t, flush, pending, out + (size_t)(b - 1) * 16);
+        pending.hash = hash, pending.shift = shift, pending.flushed = flushed;
     }
+    if (blocks > 0)
+        finish16(t, flush, pending, out + (size_t)(blocks - 1) * 16);
     return 16 * blocks;
 }
 
