@@ -281,9 +281,16 @@ static inline int keyed_rows_of(const struct keyed *t, const uint16_t *flush, co
     /* A copy the loop keeps in registers: the compiler cannot tell that
      * the stores to out leave the table's fields alone. */
     const struct keyed table = *t;
-    for (int i = 0; i < m; i++)
+    for (int i = 0; i < m; i++) {
+#if defined(__GNUC__)
+        /* The rows a kilobyte on: read from memory one after another,
+         * they come in time (a prefetch never faults). */
+        if ((i & 7) == 0)
+            __builtin_prefetch(rows + (size_t)i * k + 1024);
+#endif
         if (keyed_value(&table, flush, rows + (size_t)i * k, k, out + i) < 0)
             return i;
+    }
     return -1;
 }
 
