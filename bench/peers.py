@@ -5,7 +5,8 @@ The Python peers, and numpy for twoplustwo, are pip-installed into their own vir
 (``.venv-peers``, never the project's), where :mod:`bench.peer_worker` measures them and twoplustwo
 in one process. A peer that will not install is skipped. The compiled engines are built and run by
 the driver in ``../shared/compiled-peers/`` (``run.py``: the same inputs on both sides, one thread,
-answers compared) when that folder is beside the checkout; without it they are skipped, and the
+answers compared), once per batch loop this processor has (``$TWOPLUSTWO_BATCH_LOOP`` set for the
+twoplustwo side), when that folder is beside the checkout; without it they are skipped, and the
 report says so. Results go to ``bench/peers.json``, then to the report.
 """
 
@@ -17,6 +18,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+from twoplustwo.kernels.choice import LOOP_VAR
 
 from . import PEERS_RESULTS, REPEATS, ROOT, SEED, machine, render, say
 from .peer_worker import BOARDS
@@ -71,19 +74,37 @@ def available(py: Path, name: str, install: bool) -> bool:
     return False
 
 
+def batch_loops() -> tuple[str, ...]:
+    """The C core's batch loops this processor has (``_core.BATCH_LOOPS``), or none without the extension."""
+    from twoplustwo.kernels.choice import extension
+
+    core = extension()
+    return tuple(core.BATCH_LOOPS) if core is not None else ()
+
+
 def compiled_peers() -> dict[str, object]:
-    """The driver's figures (each with twoplustwo's ratio to OMPEval), or why there are none."""
+    """The driver's figures (each with twoplustwo's ratio to OMPEval), one run per batch loop this processor
+    has (``$TWOPLUSTWO_BATCH_LOOP`` set for the twoplustwo side, the best loop last), or why there are none."""
     if not COMPILED.is_file():
         say(f"peers: {COMPILED.parent} is not there, so the compiled engines are skipped")
-        return {"figures": [], "note": f"not measured: {COMPILED.parent} was not beside the checkout"}
-    say(f"peers: building and running the compiled engines ({COMPILED})")
-    got = subprocess.run([sys.executable, str(COMPILED)], cwd=ROOT, stdout=subprocess.PIPE, text=True, timeout=1800)
-    lines = [json.loads(line) for line in got.stdout.splitlines() if line.startswith("{")]
-    figures = [r for r in lines if "figure" in r]
-    summary = next((r for r in lines if "summary" in r), {})
-    if got.returncode != 0 or not figures:
-        return {"figures": figures, "note": f"the driver failed (exit {got.returncode}); {summary}"}
-    return {"figures": figures, "summary": summary.get("summary", ""), "agree_all": summary.get("agree_all")}
+        return {"runs": [], "note": f"not measured: {COMPILED.parent} was not beside the checkout"}
+    runs = []
+    for loop in batch_loops() or ("",):
+        say(f"peers: building and running the compiled engines ({COMPILED})" + (f", the {loop} loop" if loop else ""))
+        env = {**os.environ, LOOP_VAR: loop} if loop else dict(os.environ)
+        got = subprocess.run([sys.executable, str(COMPILED)], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True,
+                             timeout=1800)
+        lines = [json.loads(line) for line in got.stdout.splitlines() if line.startswith("{")]
+        figures = [r for r in lines if "figure" in r]
+        summary = next((r for r in lines if "summary" in r), {})
+        if got.returncode != 0 or not figures:
+            runs.append({"loop": loop, "figures": figures,
+                         "note": f"the driver failed (exit {got.returncode}); {summary}"})
+        else:
+            runs.append({"loop": loop, "figures": figures, "summary": summary.get("summary", ""),
+                         "agree_all": summary.get("agree_all")})
+    m = machine()
+    return {"runs": runs, "machine": f"{m['cpu']} ({m['cores']} cores), {m['date']}"}
 
 
 def threads_figures() -> list[dict[str, object]]:
@@ -133,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         "omaha": report["omaha"],
         "notes": report["notes"],
         "compiled_about": "python3 ../shared/compiled-peers/run.py: OMPEval and holdem-hand-evaluator built with "
-        "-O3 -march=native, the same inputs, one thread, best of 5 rounds; ratio = twoplustwo's speed over OMPEval's",
+        "-O3 -march=native, the same inputs, one thread, best of 5 rounds, once per batch loop this processor has "
+        "($TWOPLUSTWO_BATCH_LOOP set for twoplustwo); ratio = twoplustwo's speed over OMPEval's",
         "compiled": compiled_peers(),
         "threads_about": "the compiled engines' inputs (10 M random hands seeded by the bench, the driver's ranges and "
         "Monte Carlo) on 1 and 2 threads of twoplustwo, alternating rounds, best of 5, answers compared",

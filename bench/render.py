@@ -243,9 +243,17 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
             f"{best_loop['seconds']:.2f} s ({best_loop['evaluator']})",
             versus(loop["seconds"], best_loop["seconds"], "time"))
     compiled = (peers or {}).get("compiled", {})
-    if compiled.get("figures"):
-        add("**compiled engines** (`make bench-peers`: ../shared/compiled-peers, one thread)", "")
-        for f in compiled["figures"]:
+    # One run per batch loop ("runs"), or, from a run before there were loops, one run at the top.
+    runs = compiled.get("runs", [{"loop": "", **compiled}] if compiled.get("figures") else [])
+    for run in runs:
+        if not run.get("figures"):
+            if run.get("note"):
+                add(f"compiled engines ({run.get('loop') or 'the loop'}): {run['note']}", "")
+            continue
+        loop = f", the {run['loop']} loop (`$TWOPLUSTWO_BATCH_LOOP={run['loop']}`)" if run.get("loop") else ""
+        where = f", {compiled['machine']}" if compiled.get("machine") else ""
+        add(f"**compiled engines** (`make bench-peers`: ../shared/compiled-peers, one thread{loop}{where})", "")
+        for f in run["figures"]:
             # rand7 has no agreement to state: each engine sums its own value scale.
             ratio = f"{f['ratio']:.2f}x OMPEval" + ("" if f.get("agree", True) else " (**answers differ**)")
             if "ours_mhps" in f:
@@ -257,7 +265,7 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
             else:
                 add(_COMPILED_EQUITY.get(f["figure"], f["figure"]), f"{f['ours_s'] * 1e3:.2f} ms",
                     f"{f['ompeval_s'] * 1e3:.2f} ms (OMPEval)", ratio)
-    elif compiled.get("note"):
+    if not runs and compiled.get("note"):
         add(f"compiled engines: {compiled['note']}", "")
     if threads := (peers or {}).get("threads"):
         add("**two threads** (`make bench-peers`: the same inputs, against one thread of twoplustwo)", "")
