@@ -252,6 +252,9 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
             continue
         loop = f", the {run['loop']} loop (`$TWOPLUSTWO_BATCH_LOOP={run['loop']}`)" if run.get("loop") else ""
         where = f", {compiled['machine']}" if compiled.get("machine") else ""
+        loads = [x for f in run["figures"] for x in f.get("load", [])]
+        if loads and compiled.get("machine"):  # the machine is shared: how busy it was
+            where += f", load average {min(loads):.1f}–{max(loads):.1f}"
         add(f"**compiled engines** (`make bench-peers`: ../shared/compiled-peers, one thread{loop}{where})", "")
         for f in run["figures"]:
             # rand7 has no agreement to state: each engine sums its own value scale.
