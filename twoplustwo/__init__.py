@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from twoplustwo.abstraction.buckets import bucket_of, buckets
     from twoplustwo.abstraction.kmeans import Clustering, kmeans
     from twoplustwo.hands.batch import best_five, evaluate_batch
+    from twoplustwo.hands.classify import BoardClass, classify, classify_batch
     from twoplustwo.hands.handranks import export_handranks, handranks_value, value_from_handranks
     from twoplustwo.hands.indexer import HandIndexer
     from twoplustwo.hands.iterate import count_hands, iter_hands
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from twoplustwo.tables.default import load_tables
     from twoplustwo.tables.format import FORMAT_VERSION, TableError
     from twoplustwo.tables.load import Tables
+    from twoplustwo.vocab.board_classes import DRAWS, MADE_HANDS
     from twoplustwo.vocab.cards import RANKS, SUITS, format_card, format_cards, parse_card, parse_cards
     from twoplustwo.vocab.combos import COMBOS, HAND_CLASSES, N_COMBOS, combo_index, combo_indices
     from twoplustwo.vocab.range_notation import class_combos
@@ -77,15 +79,18 @@ __all__ = [
     "CATEGORY_LAST",
     "CODES",
     "COMBOS",
+    "DRAWS",
     "FORMAT_VERSION",
     "GAMES",
     "HAND_CLASSES",
+    "MADE_HANDS",
     "MAX_THREADS",
     "N_COMBOS",
     "N_LOWS",
     "N_VALUES",
     "RANKS",
     "SUITS",
+    "BoardClass",
     "Category",
     "Clustering",
     "HandDescription",
@@ -104,6 +109,8 @@ __all__ = [
     "categories",
     "category_of",
     "class_combos",
+    "classify",
+    "classify_batch",
     "combo_index",
     "combo_indices",
     "count_hands",
@@ -159,6 +166,11 @@ _HOME = {
     "kmeans": "abstraction.kmeans",
     "best_five": "hands.batch",
     "evaluate_batch": "hands.batch",
+    "BoardClass": "hands.classify",
+    "classify": "hands.classify",
+    "classify_batch": "hands.classify",
+    "DRAWS": "vocab.board_classes",
+    "MADE_HANDS": "vocab.board_classes",
     "FORMAT_VERSION": "tables.format",
     "GAMES": "vocab.rules",
     "TableError": "tables.format",

@@ -1,0 +1,177 @@
+/* What two hole cards hold on a board of 3, 4 or 5 cards: the made-hand
+ * class and the draw flags that twoplustwo/vocab/board_classes.py defines
+ * and names (the codes below are indices into its MADE_HANDS, the bits its
+ * DRAWS). A function of the cards alone: no tables. The category of the
+ * best five comes from rank and suit masks, which is all the five
+ * categories above three of a kind need, and is held to the evaluator by
+ * the tests. */
+
+#include "core.h"
+
+enum {
+    STRAIGHT_FLUSH, FOUR_OF_A_KIND, FULL_HOUSE, FLUSH, STRAIGHT, SET, TRIPS, THREE_OF_A_KIND, TWO_PAIR, OVERPAIR,
+    UNDERPAIR, POCKET_PAIR, TOP_PAIR, SECOND_PAIR, WEAK_PAIR, ACE_HIGH, NOTHING,
+};
+enum {
+    FLUSH_DRAW = 1, NUT_FLUSH_DRAW = 2, BACKDOOR_FLUSH_DRAW = 4, OPEN_ENDED = 8, GUTSHOT = 16, OVERCARDS = 32,
+    COMBO_DRAW = 64,
+};
+
+/* The ten runs of five ranks as 13-bit masks, the wheel (A-2-3-4-5) first. */
+static const uint32_t runs[10] = {0x100F, 0x1F, 0x3E, 0x7C, 0xF8, 0x1F0, 0x3E0, 0x7C0, 0xF80, 0x1F00};
+
+static inline int has_run(uint32_t ranks) {
+    /* The ace is also below the deuce. */
+    uint32_t m = ranks << 1 | ranks >> 12;
+    return (m & m >> 1 & m >> 2 & m >> 3 & m >> 4) != 0;
+}
+
+/* The class and draws of checked cards: hole h[0..1], board b[0..nb-1]. */
+static inline void classify_one(const unsigned char *h, const unsigned char *b, int nb, uint8_t *made,
+                                uint8_t *draws) {
+    /* Ranks held at least once, twice, three and four times: all cards, and the board's alone. */
+    uint32_t once = 0, twice = 0, thrice = 0, four = 0, b1 = 0, b2 = 0;
+    uint32_t suited[4] = {0, 0, 0, 0}, board_suited[4] = {0, 0, 0, 0};
+    for (int i = 0; i < nb; i++) {
+        uint32_t bit = 1u << (b[i] >> 2);
+        b2 |= b1 & bit;
+        b1 |= bit;
+        four |= thrice & bit;
+        thrice |= twice & bit;
+        twice |= once & bit;
+        once |= bit;
+        suited[b[i] & 3] |= bit;
+        board_suited[b[i] & 3] |= bit;
+    }
+    int r0 = h[0] >> 2, r1 = h[1] >> 2;
+    for (int i = 0; i < 2; i++) {
+        uint32_t bit = 1u << (h[i] >> 2);
+        four |= thrice & bit;
+        thrice |= twice & bit;
+        twice |= once & bit;
+        once |= bit;
+        suited[h[i] & 3] |= bit;
+    }
+    int flush_suit = -1;
+    for (int s = 0; s < 4; s++)
+        if (bit_count(suited[s]) >= 5)
+            flush_suit = s;
+    int top = highest_bit64(b1), low = lowest_bit(b1);
+    uint32_t below_top = b1 & ~(1u << top);
+    int second = below_top ? highest_bit64(below_top) : -1;
+    int m;
+    if (flush_suit >= 0 && has_run(suited[flush_suit]))
+        m = STRAIGHT_FLUSH;
+    else if (four)
+        m = FOUR_OF_A_KIND;
+    else if (thrice && (bit_count(thrice) >= 2 || (twice & ~thrice)))
+        m = FULL_HOUSE;
+    else if (flush_suit >= 0)
+        m = FLUSH;
+    else if (has_run(once))
+        m = STRAIGHT;
+    else if (thrice) {
+        if (r0 == r1 && (b1 >> r0 & 1) && !(b2 >> r0 & 1))
+            m = SET;
+        else if (r0 != r1 && ((b2 >> r0 & 1) || (b2 >> r1 & 1)))
+            m = TRIPS;
+        else
+            m = THREE_OF_A_KIND;
+    } else {
+        int on0 = b1 >> r0 & 1, on1 = b1 >> r1 & 1;
+        if (r0 != r1 && on0 && on1)
+            m = TWO_PAIR;
+        else if (r0 == r1)
+            m = r0 > top ? OVERPAIR : r0 < low ? UNDERPAIR : POCKET_PAIR;
+        else if (on0 || on1) {
+            int r = on0 ? r0 : r1;
+            m = r == top ? TOP_PAIR : r == second ? SECOND_PAIR : WEAK_PAIR;
+        } else
+            m = (r0 == 12 || r1 == 12) ? ACE_HIGH : NOTHING;
+    }
+    int d = 0;
+    if (nb < 5) {
+        for (int s = 0; s < 4; s++) {
+            int n = bit_count(suited[s]);
+            int mine = (h[0] & 3) == s || (h[1] & 3) == s;
+            if (n == 4 && mine && m != FLUSH && m != STRAIGHT_FLUSH) {
+                d |= FLUSH_DRAW;
+                /* The highest rank of the suit the board does not hold, as a card. */
+                uint32_t free = ~board_suited[s] & 0x1FFF;
+                int nut = highest_bit64(free) * 4 + s;
+                if (h[0] == nut || h[1] == nut)
+                    d |= NUT_FLUSH_DRAW;
+            }
+            if (nb == 3 && n == 3 && mine)
+                d |= BACKDOOR_FLUSH_DRAW;
+        }
+        if (!has_run(once)) {
+            uint32_t mine = ((1u << r0) | (1u << r1)) & ~b1, outs = 0;
+            for (int i = 0; i < 10; i++) {
+                uint32_t missing = runs[i] & ~once;
+                if ((runs[i] & mine) && missing && !(missing & (missing - 1)))
+                    outs |= missing;
+            }
+            int n = bit_count(outs);
+            d |= n >= 2 ? OPEN_ENDED : n == 1 ? GUTSHOT : 0;
+        }
+        if ((m == ACE_HIGH || m == NOTHING) && r0 > top && r1 > top)
+            d |= OVERCARDS;
+        if ((d & FLUSH_DRAW) && (d & (OPEN_ENDED | GUTSHOT)))
+            d |= COMBO_DRAW;
+    }
+    *made = (uint8_t)m;
+    *draws = (uint8_t)d;
+}
+
+/* classify_rows(holes, boards, made, draws) -> int: the class code and draw
+ * bits of each (N, 2) uint8 hole row on its (N, 3..5) uint8 board, or on
+ * one (1, k) board for every row, into uint8 made and draws of N entries.
+ * A row with a card over 51 or a card twice stops the work and its index is
+ * returned; else -1. A module function: classes need no tables. The GIL is
+ * released while the rows are worked. */
+PyObject *core_classify_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    Buffers bufs;
+    Py_buffer *hb, *bb, *mb, *db;
+    if (parse_args(args, nargs, "classify_rows(holes, boards, made, draws)", &bufs, "rrww", &hb, &bb, &mb, &db) < 0)
+        return NULL;
+    int ok = hb->ndim == 2 && bb->ndim == 2 && hb->itemsize == 1 && bb->itemsize == 1 && mb->itemsize == 1 &&
+             db->itemsize == 1 && hb->shape[1] == 2 && bb->shape[1] >= 3 && bb->shape[1] <= 5 &&
+             (bb->shape[0] == hb->shape[0] || bb->shape[0] == 1) && mb->len == hb->shape[0] &&
+             db->len == hb->shape[0];
+    if (!ok)
+        return release_args(&bufs,
+                            "classify_rows takes (N, 2) uint8 holes, (N or 1, 3..5) uint8 boards and uint8 made and "
+                            "draws of N",
+                            NULL);
+    Py_ssize_t bad = -1;
+    const unsigned char *holes = hb->buf, *boards = bb->buf;
+    uint8_t *made = mb->buf, *draws = db->buf;
+    Py_ssize_t rows = hb->shape[0];
+    int nb = (int)bb->shape[1];
+    Py_ssize_t step = bb->shape[0] == 1 ? 0 : nb;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        /* Checked and classified from a copy: the caller's arrays may
+         * change while the GIL is released. */
+        unsigned char h[2], b[5];
+        memcpy(h, holes + 2 * r, 2);
+        memcpy(b, boards + r * step, (size_t)nb);
+        uint64_t seen = 0;
+        int good = 1;
+        for (int i = 0; i < 2 + nb; i++) {
+            unsigned char c = i < 2 ? h[i] : b[i - 2];
+            uint64_t bit = (uint64_t)1 << (c & 63);
+            good &= c <= 51 && !(seen & bit);
+            seen |= bit;
+        }
+        if (!good) {
+            bad = r;
+            break;
+        }
+        classify_one(h, b, nb, made + r, draws + r);
+    }
+    Py_END_ALLOW_THREADS
+    return release_args(&bufs, NULL, PyLong_FromSsize_t(bad));
+}
