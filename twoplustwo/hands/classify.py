@@ -31,8 +31,9 @@ from twoplustwo.kernels import pool
 from twoplustwo.kernels.choice import chosen
 from twoplustwo.vocab.board_classes import MADE_HANDS, draw_names
 from twoplustwo.vocab.cards import Cards, check_disjoint, parse_cards
+from twoplustwo.vocab.combos import COMBOS
 
-__all__ = ["BOARD_SIZES", "BoardClass", "classify", "classify_batch"]
+__all__ = ["BOARD_SIZES", "NO_CLASS", "BoardClass", "classify", "classify_batch", "classify_combos"]
 
 #: How many cards a board may hold: flop, turn, river.
 BOARD_SIZES = (3, 4, 5)
@@ -147,3 +148,34 @@ def _row_error(h: npt.NDArray[np.integer[Any]], b: npt.NDArray[np.integer[Any]],
     except ValueError as e:
         return ValueError(f"row {row}: {e}")
     raise AssertionError(f"row {row} was found bad but passes the single-deal checks")
+
+
+#: The code :func:`classify_combos` gives a combo that touches its board: no class.
+NO_CLASS = 255
+
+
+def classify_combos(boards: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """The class codes and draw bits of every combo of :data:`~twoplustwo.COMBOS` on each of ``(n, k)`` boards.
+
+    The boards' cards are distinct and in 0..51 (the caller checked them).
+    Returns ``(made, draws)``, each ``(n, 1326)`` uint8; a combo that
+    touches its board has ``made`` :data:`NO_CLASS` and ``draws`` 0. What
+    the board reports classify: all combos of many boards in one kernel call.
+
+    >>> made, draws = classify_combos(np.array([parse_cards("Qh 7c 2d")], np.uint8))
+    >>> from twoplustwo import combo_index
+    >>> MADE_HANDS[made[0, combo_index("Qs", "Qd")]], int(made[0, combo_index("Qh", "Qd")]) == NO_CLASS
+    ('set', True)
+    """
+    boards = np.ascontiguousarray(boards, dtype=np.uint8)
+    card = np.zeros((len(boards), 52), dtype=bool)
+    card[np.arange(len(boards))[:, None], boards] = True
+    live = ~(card[:, COMBOS[:, 0]] | card[:, COMBOS[:, 1]])
+    at, combo = np.nonzero(live)
+    made = np.full((len(boards), len(COMBOS)), NO_CLASS, dtype=np.uint8)
+    draws = np.zeros((len(boards), len(COMBOS)), dtype=np.uint8)
+    m, d = np.empty(len(at), np.uint8), np.empty(len(at), np.uint8)
+    bad = chosen().classify_rows(np.ascontiguousarray(COMBOS[combo]), np.ascontiguousarray(boards[at]), m, d)
+    assert bad < 0, "checked boards were refused"
+    made[at, combo], draws[at, combo] = m, d
+    return made, draws

@@ -20,18 +20,50 @@ enum {
 /* The ten runs of five ranks as 13-bit masks, the wheel (A-2-3-4-5) first. */
 static const uint32_t runs[10] = {0x100F, 0x1F, 0x3E, 0x7C, 0xF8, 0x1F0, 0x3E0, 0x7C0, 0xF80, 0x1F00};
 
+/* Tables of 13-bit rank masks, filled at import (fill_classify): each
+ * mask's set bits (a builtin popcount without -mpopcnt is a library call);
+ * the runs a set of ranks lacks exactly one rank of; and the runs that hold
+ * some rank of a set. Bit i of the last two stands for runs[i]. */
+static uint8_t bits13[1 << 13];
+static uint16_t runs_lacking_one[1 << 13];
+static uint16_t runs_meeting[1 << 13];
+
 static inline int has_run(uint32_t ranks) {
     /* The ace is also below the deuce. */
     uint32_t m = ranks << 1 | ranks >> 12;
     return (m & m >> 1 & m >> 2 & m >> 3 & m >> 4) != 0;
 }
 
+void fill_classify(void) {
+    for (uint32_t m = 1; m < 1 << 13; m++)
+        bits13[m] = (uint8_t)(bits13[m >> 1] + (m & 1));
+    for (uint32_t m = 0; m < 1 << 13; m++) {
+        uint16_t lacking = 0, meeting = 0;
+        for (int i = 0; i < 10; i++) {
+            uint32_t missing = runs[i] & ~m;
+            lacking |= (uint16_t)((missing != 0 && (missing & (missing - 1)) == 0) << i);
+            meeting |= (uint16_t)(((runs[i] & m) != 0) << i);
+        }
+        runs_lacking_one[m] = lacking;
+        runs_meeting[m] = meeting;
+    }
+}
+
+/* Inlined whatever the compiler's weighing, so that each board size's loop
+ * is unrolled for it. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 /* The class and draws of checked cards: hole h[0..1], board b[0..nb-1]. */
-static inline void classify_one(const unsigned char *h, const unsigned char *b, int nb, uint8_t *made,
+static ALWAYS_INLINE void classify_one(const unsigned char *h, const unsigned char *b, int nb, uint8_t *made,
                                 uint8_t *draws) {
     /* Ranks held at least once, twice, three and four times: all cards, and the board's alone. */
     uint32_t once = 0, twice = 0, thrice = 0, four = 0, b1 = 0, b2 = 0;
     uint32_t suited[4] = {0, 0, 0, 0}, board_suited[4] = {0, 0, 0, 0};
+    int per_suit[4] = {0, 0, 0, 0};
     for (int i = 0; i < nb; i++) {
         uint32_t bit = 1u << (b[i] >> 2);
         b2 |= b1 & bit;
@@ -42,6 +74,7 @@ static inline void classify_one(const unsigned char *h, const unsigned char *b, 
         once |= bit;
         suited[b[i] & 3] |= bit;
         board_suited[b[i] & 3] |= bit;
+        per_suit[b[i] & 3]++;
     }
     int r0 = h[0] >> 2, r1 = h[1] >> 2;
     for (int i = 0; i < 2; i++) {
@@ -51,10 +84,11 @@ static inline void classify_one(const unsigned char *h, const unsigned char *b, 
         twice |= once & bit;
         once |= bit;
         suited[h[i] & 3] |= bit;
+        per_suit[h[i] & 3]++;
     }
     int flush_suit = -1;
     for (int s = 0; s < 4; s++)
-        if (bit_count(suited[s]) >= 5)
+        if (per_suit[s] >= 5)
             flush_suit = s;
     int top = highest_bit64(b1), low = lowest_bit(b1);
     uint32_t below_top = b1 & ~(1u << top);
@@ -64,7 +98,7 @@ static inline void classify_one(const unsigned char *h, const unsigned char *b, 
         m = STRAIGHT_FLUSH;
     else if (four)
         m = FOUR_OF_A_KIND;
-    else if (thrice && (bit_count(thrice) >= 2 || (twice & ~thrice)))
+    else if (thrice && (bits13[thrice] >= 2 || (twice & ~thrice)))
         m = FULL_HOUSE;
     else if (flush_suit >= 0)
         m = FLUSH;
@@ -91,10 +125,11 @@ static inline void classify_one(const unsigned char *h, const unsigned char *b, 
     }
     int d = 0;
     if (nb < 5) {
-        for (int s = 0; s < 4; s++) {
-            int n = bit_count(suited[s]);
-            int mine = (h[0] & 3) == s || (h[1] & 3) == s;
-            if (n == 4 && mine && m != FLUSH && m != STRAIGHT_FLUSH) {
+        /* A flush draw's or backdoor's suit is a hole card's. */
+        int s0 = h[0] & 3, s1 = h[1] & 3;
+        for (int k = 0; k < 1 + (s1 != s0); k++) {
+            int s = k ? s1 : s0, n = per_suit[s];
+            if (n == 4 && m != FLUSH && m != STRAIGHT_FLUSH) {
                 d |= FLUSH_DRAW;
                 /* The highest rank of the suit the board does not hold, as a card. */
                 uint32_t free = ~board_suited[s] & 0x1FFF;
@@ -102,17 +137,15 @@ static inline void classify_one(const unsigned char *h, const unsigned char *b, 
                 if (h[0] == nut || h[1] == nut)
                     d |= NUT_FLUSH_DRAW;
             }
-            if (nb == 3 && n == 3 && mine)
+            if (nb == 3 && n == 3)
                 d |= BACKDOOR_FLUSH_DRAW;
         }
         if (!has_run(once)) {
-            uint32_t mine = ((1u << r0) | (1u << r1)) & ~b1, outs = 0;
-            for (int i = 0; i < 10; i++) {
-                uint32_t missing = runs[i] & ~once;
-                if ((runs[i] & mine) && missing && !(missing & (missing - 1)))
-                    outs |= missing;
-            }
-            int n = bit_count(outs);
+            /* The runs lacking one rank and holding a hole rank the board has not; their lacking ranks are the outs. */
+            uint32_t q = runs_lacking_one[once] & runs_meeting[((1u << r0) | (1u << r1)) & ~b1], outs = 0;
+            for (; q; q &= q - 1)
+                outs |= runs[lowest_bit(q)] & ~once;
+            int n = bits13[outs];
             d |= n >= 2 ? OPEN_ENDED : n == 1 ? GUTSHOT : 0;
         }
         if ((m == ACE_HIGH || m == NOTHING) && r0 > top && r1 > top)
@@ -122,6 +155,34 @@ static inline void classify_one(const unsigned char *h, const unsigned char *b, 
     }
     *made = (uint8_t)m;
     *draws = (uint8_t)d;
+}
+
+/* Classify rows of nb-card boards (each `step` bytes on from the last: 0
+ * for one board shared); the first row with a card over 51 or a card twice,
+ * or -1. */
+static ALWAYS_INLINE Py_ssize_t classify_all(const unsigned char *holes, const unsigned char *boards, Py_ssize_t step,
+                                      const int nb, Py_ssize_t rows, uint8_t *made, uint8_t *draws) {
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        /* Checked and classified from a copy: the caller's arrays may
+         * change while the GIL is released. */
+        unsigned char h[2], b[5];
+        h[0] = holes[2 * r];
+        h[1] = holes[2 * r + 1];
+        for (int i = 0; i < nb; i++)
+            b[i] = boards[r * step + i];
+        uint64_t seen = (uint64_t)1 << (h[0] & 63), bit = (uint64_t)1 << (h[1] & 63);
+        int good = h[0] <= 51 && h[1] <= 51 && !(seen & bit);
+        seen |= bit;
+        for (int i = 0; i < nb; i++) {
+            bit = (uint64_t)1 << (b[i] & 63);
+            good &= b[i] <= 51 && !(seen & bit);
+            seen |= bit;
+        }
+        if (!good)
+            return r;
+        classify_one(h, b, nb, made + r, draws + r);
+    }
+    return -1;
 }
 
 /* classify_rows(holes, boards, made, draws) -> int: the class code and draw
@@ -145,32 +206,20 @@ PyObject *core_classify_rows(PyObject *module, PyObject *const *args, Py_ssize_t
                             "classify_rows takes (N, 2) uint8 holes, (N or 1, 3..5) uint8 boards and uint8 made and "
                             "draws of N",
                             NULL);
-    Py_ssize_t bad = -1;
+    Py_ssize_t rows = hb->shape[0], step = bb->shape[0] == 1 ? 0 : bb->shape[1], bad = -1;
     const unsigned char *holes = hb->buf, *boards = bb->buf;
     uint8_t *made = mb->buf, *draws = db->buf;
-    Py_ssize_t rows = hb->shape[0];
-    int nb = (int)bb->shape[1];
-    Py_ssize_t step = bb->shape[0] == 1 ? 0 : nb;
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t r = 0; r < rows; r++) {
-        /* Checked and classified from a copy: the caller's arrays may
-         * change while the GIL is released. */
-        unsigned char h[2], b[5];
-        memcpy(h, holes + 2 * r, 2);
-        memcpy(b, boards + r * step, (size_t)nb);
-        uint64_t seen = 0;
-        int good = 1;
-        for (int i = 0; i < 2 + nb; i++) {
-            unsigned char c = i < 2 ? h[i] : b[i - 2];
-            uint64_t bit = (uint64_t)1 << (c & 63);
-            good &= c <= 51 && !(seen & bit);
-            seen |= bit;
-        }
-        if (!good) {
-            bad = r;
-            break;
-        }
-        classify_one(h, b, nb, made + r, draws + r);
+    /* One loop per board size, so that each is unrolled for its size. */
+    switch (bb->shape[1]) {
+    case 3:
+        bad = classify_all(holes, boards, step, 3, rows, made, draws);
+        break;
+    case 4:
+        bad = classify_all(holes, boards, step, 4, rows, made, draws);
+        break;
+    default:
+        bad = classify_all(holes, boards, step, 5, rows, made, draws);
     }
     Py_END_ALLOW_THREADS
     return release_args(&bufs, NULL, PyLong_FromSsize_t(bad));

@@ -215,6 +215,7 @@ PyObject *core_index_rows(PyObject *module, PyObject *const *args, Py_ssize_t na
 PyObject *core_unindex_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* classify.c */
+void fill_classify(void);
 PyObject *core_classify_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* cluster.c */

@@ -52,6 +52,7 @@ static struct PyModuleDef core_module = {
 PyMODINIT_FUNC PyInit__core(void) {
     fill_choose();
     fill_lows();
+    fill_classify();
     fill_card_bits();
     fill_card_keys();
     choose_keyed_rows();
