@@ -8,19 +8,19 @@ average equity against that range, exact (:func:`~twoplustwo.equity_vs_range`).
 
 >>> r = board_report("QQ+,AK,T9s", "Qh 7c 2d")
 >>> r.combos, r.made["set"], r.made["overpair"], r.made["ace high"]
-(32.0, 3.0, 12.0, 16.0)
+(35.0, 3.0, 12.0, 16.0)
 >>> round(r.share("overpair"), 4), r.draws["backdoor flush draw"]
-(0.375, 9.0)
->>> print(r)  # doctest: +NORMALIZE_WHITESPACE
-QQ+,AK,T9s on Qh 7c 2d: 32 combos
-made hand              combos    share
-set                         3    9.38%
-overpair                   12   37.50%
-ace high                   16   50.00%
-nothing                     1    3.12%
-draw                   combos    share
-backdoor flush draw         9   28.12%
-overcards                  16   50.00%
+(0.3429, 6.0)
+>>> print(r)
+QQ+,AK,T9s on Qh 7c 2d: 35 combos
+made hand                   combos    share
+set                              3    8.57%
+overpair                        12   34.29%
+ace high                        16   45.71%
+nothing                          4   11.43%
+draw                        combos    share
+backdoor flush draw              6   17.14%
+overcards                       16   45.71%
 """
 
 from __future__ import annotations
@@ -106,14 +106,14 @@ class BoardReport:
 
 
 def class_table(
-    counts: dict[str, float], total: float, equity: dict[str, float] | None, title: str
+    counts: dict[str, float], total: float, equity: dict[str, float] | None, title: str, *, combos: bool = True
 ) -> list[str]:
-    """The lines of one table of classes: name, weighted combos, share (and equity), the empty classes left out."""
-    head = f"{title:<20}{'combos':>9}{'share':>9}" + (f"{'equity':>9}" if equity is not None else "")
-    lines = [head]
+    """The lines of a table of classes: name, weighted combos (if ``combos``), share, equity; empty classes left out."""
+    head = f"{title:<25}" + (f"{'combos':>9}" if combos else "") + f"{'share':>9}"
+    lines = [head + (f"{'equity':>9}" if equity is not None else "")]
     for name, n in counts.items():
         if n > 0:
-            line = f"{name:<20}{_number(n):>9}{100 * n / total:>8.2f}%"
+            line = f"{name:<25}" + (f"{_number(n):>9}" if combos else "") + f"{100 * n / total:>8.2f}%"
             if equity is not None:
                 line += f"{100 * equity[name]:>8.2f}%"
             lines.append(line)
@@ -141,8 +141,8 @@ def board_report(
     a card twice, an empty range or one with no combo left.
 
     >>> r = board_report("AA,KK", "Ah 7c 2d", villain="QQ")
-    >>> r.made["set"], r.made["overpair"], r.made_equity["set"], round(r.equity, 4)
-    (3.0, 6.0, 1.0, 0.9499)
+    >>> r.made["set"], r.made["pocket pair"], round(r.made_equity["set"], 4), round(r.equity, 4)  # KK: below the ace
+    (3.0, 6.0, 0.999, 0.9438)
     >>> board_report("AA", "Ah Ad 2c")
     Traceback (most recent call last):
     ...
