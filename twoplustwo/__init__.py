@@ -46,7 +46,9 @@ if TYPE_CHECKING:
     from twoplustwo.hands.value_counts import histogram
     from twoplustwo.kernels.choice import backend
     from twoplustwo.kernels.pool import MAX_THREADS
+    from twoplustwo.odds.board_report import BoardReport, board_report
     from twoplustwo.odds.equity import PlayerEquity, equity, equity_table
+    from twoplustwo.odds.flop_report import FlopReport, flop_report
     from twoplustwo.odds.preflop import preflop_matchups, preflop_vs_random
     from twoplustwo.odds.range_equity import equity_vs_range
     from twoplustwo.odds.strength import Strength, StrengthArrays, strength, strength_batch
@@ -81,6 +83,7 @@ __all__ = [
     "COMBOS",
     "DRAWS",
     "FORMAT_VERSION",
+    "FlopReport",
     "GAMES",
     "HAND_CLASSES",
     "MADE_HANDS",
@@ -91,6 +94,7 @@ __all__ = [
     "RANKS",
     "SUITS",
     "BoardClass",
+    "BoardReport",
     "Category",
     "Clustering",
     "HandDescription",
@@ -104,6 +108,7 @@ __all__ = [
     "Tables",
     "backend",
     "best_five",
+    "board_report",
     "bucket_of",
     "buckets",
     "categories",
@@ -126,6 +131,7 @@ __all__ = [
     "evaluate_omaha_low",
     "evaluate_omaha_low_batch",
     "export_handranks",
+    "flop_report",
     "format_card",
     "format_cards",
     "handranks_value",
@@ -160,6 +166,10 @@ _HOME = {
     "equity": "odds.equity",
     "equity_table": "odds.equity",
     "equity_vs_range": "odds.range_equity",
+    "BoardReport": "odds.board_report",
+    "board_report": "odds.board_report",
+    "FlopReport": "odds.flop_report",
+    "flop_report": "odds.flop_report",
     "bucket_of": "abstraction.buckets",
     "buckets": "abstraction.buckets",
     "Clustering": "abstraction.kmeans",

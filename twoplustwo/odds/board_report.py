@@ -26,7 +26,7 @@ overcards                       16   45.71%
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -77,9 +77,9 @@ class BoardReport:
     combos: float
     made: dict[str, float]
     draws: dict[str, float]
-    combo_made: npt.NDArray[np.uint8]
-    combo_draws: npt.NDArray[np.uint8]
-    weights: npt.NDArray[np.float64]
+    combo_made: npt.NDArray[np.uint8] = field(repr=False)
+    combo_draws: npt.NDArray[np.uint8] = field(repr=False)
+    weights: npt.NDArray[np.float64] = field(repr=False)
     made_equity: dict[str, float] | None = None
     draw_equity: dict[str, float] | None = None
     equity: float | None = None
@@ -143,7 +143,7 @@ def board_report(
     >>> r = board_report("AA,KK", "Ah 7c 2d", villain="QQ")
     >>> r.made["set"], r.made["pocket pair"], round(r.made_equity["set"], 4), round(r.equity, 4)  # KK: below the ace
     (3.0, 6.0, 0.999, 0.9438)
-    >>> board_report("AA", "Ah Ad 2c")
+    >>> board_report("AA", "Ah Ad 2c", dead="As")
     Traceback (most recent call last):
     ...
     ValueError: range: no combo of AA is left beside the board and the dead cards

@@ -34,7 +34,7 @@ import io
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -75,16 +75,16 @@ class FlopReport:
 
     range: str
     villain: str | None
-    flops: npt.NDArray[np.uint8]
-    weights: npt.NDArray[np.int64]
-    combos: F64
-    made: F64
-    draws: F64
+    flops: npt.NDArray[np.uint8] = field(repr=False)
+    weights: npt.NDArray[np.int64] = field(repr=False)
+    combos: F64 = field(repr=False)
+    made: F64 = field(repr=False)
+    draws: F64 = field(repr=False)
     made_share: dict[str, float]
     draw_share: dict[str, float]
-    made_equity: F64 | None = None
-    draw_equity: F64 | None = None
-    equity: F64 | None = None
+    made_equity: F64 | None = field(default=None, repr=False)
+    draw_equity: F64 | None = field(default=None, repr=False)
+    equity: F64 | None = field(default=None, repr=False)
     class_equity: dict[str, float] | None = None
 
     def share(self, name: str) -> F64:
@@ -176,6 +176,7 @@ def flop_report(
     (0.7767, 0.0)
     """
     name, dense = range_weights(range)
+    villain_name, villain_dense = range_weights(villain, "villain") if villain is not None else (None, None)
     flops, weights = canonical_flops()
     # A flop's row is the average over the flops it stands for, which is
     # the flop's own report for the range averaged over the renamings.
@@ -197,9 +198,8 @@ def flop_report(
         made_share=dict(zip(MADE_HANDS, shares[:N_MADE_HANDS].tolist(), strict=True)),
         draw_share=dict(zip(DRAWS, shares[N_MADE_HANDS:].tolist(), strict=True)),
     )
-    if villain is None:
+    if villain_dense is None:
         return report
-    villain_name, villain_dense = range_weights(villain, "villain")
     villain_range = Range(villain_dense)
     symmetric = bool(np.array_equal(villain_dense[combo_renamings((), ())], np.broadcast_to(villain_dense, (24, 1326))))
     sums = _equity_over_flops(flops, even if symmetric else dense, villain_range, symmetric, tables, threads, quiet)
@@ -207,8 +207,9 @@ def flop_report(
     with np.errstate(invalid="ignore", divide="ignore"):
         per_flop = e / w
         overall = (weights @ e) / (weights @ w)
-    return FlopReport(
-        **{**report.__dict__, "villain": villain_name},
+    return replace(
+        report,
+        villain=villain_name,
         made_equity=per_flop[:, :N_MADE_HANDS],
         draw_equity=per_flop[:, N_MADE_HANDS:-1],
         equity=per_flop[:, -1],
@@ -222,7 +223,7 @@ def _class_sums(made: npt.NDArray[np.uint8], draws: npt.NDArray[np.uint8], weigh
     w = np.where(made == NO_CLASS, 0.0, weights)
     code = np.where(made == NO_CLASS, 0, made).astype(np.intp)
     flat = (np.arange(n)[:, None] * (_N_CLASSES + 1) + code).ravel()
-    out = np.bincount(flat, weights=w.ravel(), minlength=n * (_N_CLASSES + 1)).reshape(n, _N_CLASSES + 1)
+    out: F64 = np.bincount(flat, weights=w.ravel(), minlength=n * (_N_CLASSES + 1)).reshape(n, -1).astype(np.float64)
     bits = (draws[..., None] >> np.arange(len(DRAWS), dtype=np.uint8)) & 1
     out[:, N_MADE_HANDS:_N_CLASSES] = np.einsum("ij,ijk->ik", w, bits.astype(np.float64))
     out[:, -1] = w.sum(axis=1)
@@ -238,7 +239,7 @@ def _equity_over_flops(
     threads: int | None,
     quiet: bool,
 ) -> npt.NDArray[np.float64]:
-    """``(1755, 2, 25)``: per flop, the equity times weight and the weight of each class (and of all) that faces villain.
+    """``(1755, 2, 25)``: per flop, the equity times weight and the weight of each class (and all) facing villain.
 
     Over the flop alone when the villain range is kept by the renamings of
     suits (the hero's weights are then the renamings' average); else
