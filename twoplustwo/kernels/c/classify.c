@@ -57,44 +57,46 @@ void fill_classify(void) {
 #define ALWAYS_INLINE inline
 #endif
 
-/* The class and draws of checked cards: hole h[0..1], board b[0..nb-1]. */
-static ALWAYS_INLINE void classify_one(const unsigned char *h, const unsigned char *b, int nb, uint8_t *made,
-                                uint8_t *draws) {
+/* A card's bit in a mask of 16 bits a suit: bit 16 * suit + rank. */
+#define SUIT_BIT(c) ((uint64_t)1 << (((c) & 3) * 16 + ((c) >> 2)))
+
+/* The ranks in at least 1, 2, 3 and 4 of four suits' rank masks, without a
+ * loop over cards: each count is an OR of ANDs. */
+static ALWAYS_INLINE void rank_counts(uint64_t cards, uint32_t *once, uint32_t *twice, uint32_t *thrice,
+                                      uint32_t *four) {
+    uint32_t a = (uint32_t)cards & 0x1FFF, b = (uint32_t)(cards >> 16) & 0x1FFF;
+    uint32_t c = (uint32_t)(cards >> 32) & 0x1FFF, d = (uint32_t)(cards >> 48) & 0x1FFF;
+    uint32_t ab = a & b, cd = c & d, a_b = a | b, c_d = c | d;
+    *once = a_b | c_d;
+    *twice = ab | cd | (a_b & c_d);
+    *thrice = (ab & c_d) | (cd & a_b);
+    *four = ab & cd;
+}
+
+/* The class and draws of checked cards: hole h[0..1] and the mask of the
+ * nb board cards (SUIT_BIT). */
+static ALWAYS_INLINE void classify_one(const unsigned char *h, uint64_t board, int nb, uint8_t *made,
+                                       uint8_t *draws) {
+    uint64_t cards = board | SUIT_BIT(h[0]) | SUIT_BIT(h[1]);
     /* Ranks held at least once, twice, three and four times: all cards, and the board's alone. */
-    uint32_t once = 0, twice = 0, thrice = 0, four = 0, b1 = 0, b2 = 0;
-    uint32_t suited[4] = {0, 0, 0, 0}, board_suited[4] = {0, 0, 0, 0};
-    int per_suit[4] = {0, 0, 0, 0};
-    for (int i = 0; i < nb; i++) {
-        uint32_t bit = 1u << (b[i] >> 2);
-        b2 |= b1 & bit;
-        b1 |= bit;
-        four |= thrice & bit;
-        thrice |= twice & bit;
-        twice |= once & bit;
-        once |= bit;
-        suited[b[i] & 3] |= bit;
-        board_suited[b[i] & 3] |= bit;
-        per_suit[b[i] & 3]++;
-    }
+    uint32_t once, twice, thrice, four, b1, b2, b3, b4;
+    rank_counts(cards, &once, &twice, &thrice, &four);
+    rank_counts(board, &b1, &b2, &b3, &b4);
     int r0 = h[0] >> 2, r1 = h[1] >> 2;
-    for (int i = 0; i < 2; i++) {
-        uint32_t bit = 1u << (h[i] >> 2);
-        four |= thrice & bit;
-        thrice |= twice & bit;
-        twice |= once & bit;
-        once |= bit;
-        suited[h[i] & 3] |= bit;
-        per_suit[h[i] & 3]++;
-    }
     int flush_suit = -1;
-    for (int s = 0; s < 4; s++)
-        if (per_suit[s] >= 5)
+    uint32_t flush_ranks = 0;
+    for (int s = 0; s < 4; s++) {
+        uint32_t ranks = (uint32_t)(cards >> (16 * s)) & 0x1FFF;
+        if (bits13[ranks] >= 5) {
             flush_suit = s;
+            flush_ranks = ranks;
+        }
+    }
     int top = highest_bit64(b1), low = lowest_bit(b1);
     uint32_t below_top = b1 & ~(1u << top);
     int second = below_top ? highest_bit64(below_top) : -1;
     int m;
-    if (flush_suit >= 0 && has_run(suited[flush_suit]))
+    if (flush_suit >= 0 && has_run(flush_ranks))
         m = STRAIGHT_FLUSH;
     else if (four)
         m = FOUR_OF_A_KIND;
@@ -128,11 +130,11 @@ static ALWAYS_INLINE void classify_one(const unsigned char *h, const unsigned ch
         /* A flush draw's or backdoor's suit is a hole card's. */
         int s0 = h[0] & 3, s1 = h[1] & 3;
         for (int k = 0; k < 1 + (s1 != s0); k++) {
-            int s = k ? s1 : s0, n = per_suit[s];
+            int s = k ? s1 : s0, n = bits13[(cards >> (16 * s)) & 0x1FFF];
             if (n == 4 && m != FLUSH && m != STRAIGHT_FLUSH) {
                 d |= FLUSH_DRAW;
                 /* The highest rank of the suit the board does not hold, as a card. */
-                uint32_t free = ~board_suited[s] & 0x1FFF;
+                uint32_t free = ~(uint32_t)(board >> (16 * s)) & 0x1FFF;
                 int nut = highest_bit64(free) * 4 + s;
                 if (h[0] == nut || h[1] == nut)
                     d |= NUT_FLUSH_DRAW;
@@ -165,22 +167,20 @@ static ALWAYS_INLINE Py_ssize_t classify_all(const unsigned char *holes, const u
     for (Py_ssize_t r = 0; r < rows; r++) {
         /* Checked and classified from a copy: the caller's arrays may
          * change while the GIL is released. */
-        unsigned char h[2], b[5];
-        h[0] = holes[2 * r];
-        h[1] = holes[2 * r + 1];
-        for (int i = 0; i < nb; i++)
-            b[i] = boards[r * step + i];
-        uint64_t seen = (uint64_t)1 << (h[0] & 63), bit = (uint64_t)1 << (h[1] & 63);
-        int good = h[0] <= 51 && h[1] <= 51 && !(seen & bit);
-        seen |= bit;
+        unsigned char h[2] = {holes[2 * r], holes[2 * r + 1]};
+        uint64_t board = 0;
+        int good = h[0] <= 51 && h[1] <= 51 && h[0] != h[1];
         for (int i = 0; i < nb; i++) {
-            bit = (uint64_t)1 << (b[i] & 63);
-            good &= b[i] <= 51 && !(seen & bit);
-            seen |= bit;
+            unsigned char c = boards[r * step + i];
+            uint64_t bit = SUIT_BIT(c & 63);
+            good &= c <= 51 && !(board & bit);
+            board |= bit;
         }
+        /* Distinct cards in 0..51 have distinct bits. */
+        good &= !(board & (SUIT_BIT(h[0] & 63) | SUIT_BIT(h[1] & 63)));
         if (!good)
             return r;
-        classify_one(h, b, nb, made + r, draws + r);
+        classify_one(h, board, nb, made + r, draws + r);
     }
     return -1;
 }
