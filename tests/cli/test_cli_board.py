@@ -63,3 +63,14 @@ def test_flops_csv_to_stdout(capfd: pytest.CaptureFixture[str]) -> None:
 def test_flops_refuses_a_directory_before_the_work(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     line = assert_one_error_line(*run(["flops", "AA", "--csv", str(tmp_path)], capsys))
     assert "is a directory" in line and "flops.csv" in line
+
+
+def test_board_png(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "board.png"
+    code, out, err = run(["board", "QQ+,AK", "--board", "Qh 7c 2d", "--png", str(path)], capsys)
+    assert (code, err) == (0, f"wrote the 13 x 13 grid and the class bars to {path}\n")
+    assert out == str(tp.board_report("QQ+,AK", "Qh 7c 2d")) + "\n"
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    line = assert_one_error_line(*run(["board", "AA", "--board", "Qh 7c 2d", "--png", str(tmp_path)], capsys))
+    assert "is a directory" in line and "board.png" in line

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import twoplustwo as tp
 from twoplustwo.odds import flop_report as flop_module
-from twoplustwo.vocab.board_classes import DRAWS, MADE_HANDS
-from twoplustwo.vocab.combos import COMBOS
+from twoplustwo.odds.board_charts import CLASS_COLOURS, dominant_classes, draw_board_png
+from twoplustwo.vocab.board_classes import DRAWS, MADE_CODE, MADE_HANDS
+from twoplustwo.vocab.combos import CLASS_OF, COMBOS, HAND_CLASSES
 from twoplustwo.vocab.suits import PERM_CARDS, canonical_flops
 
 # A range of whole classes (kept by every renaming of suits) and one that is not, weights in quarters.
@@ -194,3 +196,31 @@ def test_bad_input_names_what_and_where(call: object, error: type[Exception], me
     with pytest.raises(error) as e:
         call()  # type: ignore[operator]
     assert message in str(e.value)
+
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.one_backend  # pictures of a report: no kernel
+def test_the_grid_colours_each_class_by_its_commonest_made_hand(tmp_path: Path) -> None:
+    r = tp.board_report("QQ+,AK,T9s,[25]87s[/25],A5s", "Qh 7c 2d")
+    top = dominant_classes(r)
+    for k, name in enumerate(HAND_CLASSES):
+        rows = np.flatnonzero((CLASS_OF == k) & (r.weights > 0))
+        if not len(rows):
+            assert top[k] == -1, name
+            continue
+        by_class: dict[int, float] = defaultdict(float)
+        for i in rows:
+            by_class[int(r.combo_made[i])] += float(r.weights[i])
+        assert by_class[int(top[k])] == max(by_class.values()), name
+    assert (
+        MADE_HANDS[top[HAND_CLASSES.index("QQ")]] == "set" and MADE_HANDS[top[HAND_CLASSES.index("AKo")]] == "ace high"
+    )
+    html = r._repr_html_()
+    assert html.count("<td") == 169 + 3 * sum(1 for x in [*r.made.values(), *r.draws.values()] if x > 0)
+    assert f"background:{CLASS_COLOURS[MADE_CODE['set']]}" in html and "second pair" in html
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "board.png"
+    draw_board_png(r, path)
+    assert path.read_bytes()[:8] == PNG_MAGIC and path.stat().st_size > 20_000

@@ -12,9 +12,21 @@ __all__ = ["cmd_board", "cmd_flops"]
 
 
 def cmd_board(args: argparse.Namespace) -> int:
+    from twoplustwo.tables.atomic import check_target, write_file
+
+    if args.png is not None and not is_stdout(args.png):
+        check_target(args.png, "board.png")  # a path it cannot write is refused before the work, not after
     from twoplustwo.odds.board_report import board_report
 
     report = board_report(args.range, card_list(args.board), dead=card_list(args.dead), villain=args.villain)
+    if args.png is not None:
+        from twoplustwo.odds.board_charts import board_png_bytes, draw_board_png
+
+        if is_stdout(args.png):
+            write_file(stdout_fd(), [board_png_bytes(report)])
+            return 0
+        draw_board_png(report, args.png)
+        print(f"wrote the 13 x 13 grid and the class bars to {args.png}", file=sys.stderr)
     print(report)
     return 0
 

@@ -202,6 +202,10 @@ def build_parser() -> Parser:
     sp.add_argument("--board", action="append", required=True, metavar="CARDS", help="the 3, 4 or 5 board cards")
     sp.add_argument("--dead", action="append", metavar="CARDS", help="cards out of play")
     sp.add_argument("--villain", metavar="RANGE", help="also each class's exact equity against this range")
+    sp.add_argument(
+        "--png", type=Path, metavar="FILE", help="draw the 13 x 13 grid by class and the class bars, - for stdout "
+        "(needs twoplustwo[plot])",
+    )  # fmt: skip
 
     sp = add("flops", cmd_flops, "how a range hits every flop: its classes over all 22,100, and per canonical flop")
     sp.add_argument("range", metavar="RANGE", help=range_help)

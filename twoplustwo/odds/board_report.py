@@ -92,6 +92,12 @@ class BoardReport:
             return self.draws[name] / self.combos
         raise ValueError(f"{name!r} is neither a made-hand class nor a draw (see MADE_HANDS and DRAWS)")
 
+    def _repr_html_(self) -> str:
+        """The 13 x 13 grid coloured by made-hand class, and the class bars: a notebook's view."""
+        from twoplustwo.odds.board_charts import board_html
+
+        return board_html(self)
+
     def __str__(self) -> str:
         head = f"{self.range} on {format_cards(list(self.board))}"
         if self.dead:
