@@ -2,8 +2,8 @@
 
 Weights are multiples of 1/4 where the check is of sums, so that every sum
 is exact in any order and the checks are equalities. The classes come from
-``classify`` one hand at a time (tests/hands/test_classify.py holds it to
-the definitions); the reports must add them up right.
+``classify_batch`` of the range's live combos (tests/hands/test_classify.py
+holds it to the definitions); the reports must add them up right.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 import twoplustwo as tp
 from twoplustwo.odds import flop_report as flop_module
 from twoplustwo.odds.board_charts import CLASS_COLOURS, dominant_classes, draw_board_png
-from twoplustwo.vocab.board_classes import DRAWS, MADE_CODE, MADE_HANDS
+from twoplustwo.vocab.board_classes import DRAWS, MADE_CODE, MADE_HANDS, draw_names
 from twoplustwo.vocab.combos import CLASS_OF, COMBOS, HAND_CLASSES
 from twoplustwo.vocab.suits import PERM_CARDS, canonical_flops
 
@@ -28,17 +28,16 @@ UNEVEN = "AhKh,[50]QsQd[/50],KcJc,[75]T9s[/75],[25]22[/25],Ad5d"
 
 
 def _by_hand(hero: str, board: list[int], dead: list[int] = ()) -> tuple[dict[str, float], dict[str, float], float]:
-    """The report's sums, one combo at a time."""
+    """The report's sums, combo by combo, from the classes of the live combos (one classify_batch)."""
     r = tp.parse_range(hero)
+    live = [i for i, c in enumerate(r.combos.tolist()) if not set(c) & (set(board) | set(dead))]
+    codes, bits = tp.classify_batch(r.combos[live], board)
     made: dict[str, float] = defaultdict(float)
     draws: dict[str, float] = defaultdict(float)
     total = 0.0
-    for combo, w in zip(r.combos.tolist(), r.weights.tolist(), strict=True):
-        if set(combo) & (set(board) | set(dead)):
-            continue
-        c = tp.classify(combo, board)
-        made[c.made] += w
-        for d in c.draws:
+    for w, code, draw in zip(r.weights[live].tolist(), codes.tolist(), bits.tolist(), strict=True):
+        made[MADE_HANDS[code]] += w
+        for d in draw_names(draw):
             draws[d] += w
         total += w
     return made, draws, total
