@@ -15,7 +15,7 @@ class's share of the range, and of the draws.
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -27,9 +27,23 @@ from twoplustwo.vocab.combos import CLASS_OF, HAND_CLASSES
 if TYPE_CHECKING:
     import os
 
-    from twoplustwo.odds.board_report import BoardReport
+__all__ = ["CLASS_COLOURS", "BoardReport", "board_html", "board_png_bytes", "dominant_classes", "draw_board_png"]
 
-__all__ = ["CLASS_COLOURS", "board_html", "board_png_bytes", "dominant_classes", "draw_board_png"]
+
+class BoardReport(Protocol):
+    """What the pictures read of a :class:`twoplustwo.BoardReport` (which imports this module for its HTML)."""
+
+    @property
+    def combos(self) -> float: ...
+    @property
+    def made(self) -> dict[str, float]: ...
+    @property
+    def draws(self) -> dict[str, float]: ...
+    @property
+    def combo_made(self) -> npt.NDArray[np.uint8]: ...
+    @property
+    def weights(self) -> npt.NDArray[np.float64]: ...
+
 
 #: A colour for each made-hand class, in :data:`~twoplustwo.MADE_HANDS` order: reds for the strongest, down to greys.
 CLASS_COLOURS = (
