@@ -6,7 +6,7 @@ each weighted by how many of the 22,100 flops it stands for, and the totals
 over all of them: how often the range flops each class and draw.
 
 >>> r = flop_report("22")
->>> round(r.made_share["set"], 4), r.made_share["four of a kind"] == 48 / 19600  # a deuce and no pair, or both
+>>> round(r.made_share["set"], 4), r.made_share["four of a kind"] == 48 / 19600  # quads: both deuces left
 (0.1078, True)
 >>> rows = r.table()  # a DataFrame takes it as it is: pandas.DataFrame(rows)
 >>> rows["flop"][1], int(rows["weight"][1]), float(rows["set"][1])
@@ -168,8 +168,8 @@ def flop_report(
     range the renamings of suits keep, else one per flop, 22,100), split
     over ``threads`` threads, with a progress bar unless ``quiet``.
 
-    Without a villain it takes about a second; with one, about a minute
-    of CPU (see the README's figures).
+    Without a villain it takes a fraction of a second; with one, about a
+    minute on 2 threads (the README's figures).
 
     >>> r = flop_report("AA,KK")
     >>> round(r.made_share["overpair"], 4), round(r.draw_share["overcards"], 4)
