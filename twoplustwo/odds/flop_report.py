@@ -5,16 +5,16 @@ one row per canonical flop (:func:`~twoplustwo.vocab.suits.canonical_flops`),
 each weighted by how many of the 22,100 flops it stands for, and the totals
 over all of them: how often the range flops each class and draw.
 
->>> r = flop_report("22")
->>> round(r.made_share["set"], 4), r.made_share["four of a kind"] == 48 / 19600  # quads: both deuces left
-(0.1078, True)
+>>> r = flop_report("QQ+,AK,T9s")
+>>> round(r.made_share["set"], 4), round(r.draw_share["flush draw"], 4)
+(0.051, 0.0408)
 >>> rows = r.table()  # a DataFrame takes it as it is: pandas.DataFrame(rows)
->>> rows["flop"][1], int(rows["weight"][1]), float(rows["set"][1])
+>>> rows["flop"][1], int(rows["weight"][1]), round(float(rows["set"][1]), 4)
 ('3c 2d 2c', 12, 0.0)
 
-A filter: the flops on which ``QQ+,AK,T9s`` has a set or better 20% of the time.
+A filter, with :meth:`FlopReport.share`: the flops on which the range has
+a set or better 20% of the time.
 
->>> r = flop_report("QQ+,AK,T9s")
 >>> better = sum(r.share(name) for name in MADE_HANDS[:MADE_HANDS.index("set") + 1])
 >>> flops = r.flops[better >= 0.2]
 >>> len(flops), int(r.weights[better >= 0.2].sum()), format_cards(flops[1][::-1].tolist())
@@ -90,11 +90,8 @@ class FlopReport:
     def share(self, name: str) -> F64:
         """The share of the range's combos in the class or draw ``name`` on each flop, ``(1755,)``.
 
-        NaN where no combo of the range is left beside the flop.
-
-        >>> share = flop_report("AKs").share("flush draw")
-        >>> float(share.max())  # a flop of two of a suit and an ace or king of a third: one of AKs' three combos
-        0.3333333333333333
+        NaN where no combo of the range is left beside the flop; the module's
+        examples filter flops with it.
         """
         if name in MADE_HANDS:
             counts = self.made[:, MADE_HANDS.index(name)]
@@ -169,11 +166,8 @@ def flop_report(
     over ``threads`` threads, with a progress bar unless ``quiet``.
 
     Without a villain it takes a fraction of a second; with one, about a
-    minute on 2 threads (the README's figures).
-
-    >>> r = flop_report("AA,KK")
-    >>> round(r.made_share["overpair"], 4), round(r.draw_share["overcards"], 4)
-    (0.7767, 0.0)
+    minute on 2 threads (the README's figures). The module's examples show
+    the report.
     """
     name, dense = range_weights(range)
     villain_name, villain_dense = range_weights(villain, "villain") if villain is not None else (None, None)

@@ -3,8 +3,9 @@
 The made-hand code (an index into
 :data:`~twoplustwo.vocab.board_classes.MADE_HANDS`) and the draw bits
 (:data:`~twoplustwo.vocab.board_classes.DRAWS`) of every row at once, from
-13-bit rank masks as C forms them: the ranks held at least once, twice,
-three and four times, each suit's ranks, and the board's own.
+masks as C forms them: the cards as one mask of 16 bits a suit, and from its
+suits' 13-bit rank masks the ranks held at least once, twice, three and four
+times, of all the cards and of the board's.
 """
 
 from __future__ import annotations
@@ -81,6 +82,18 @@ def _highest(x: U32) -> npt.NDArray[np.intp]:
     return out
 
 
+def _suits(mask: npt.NDArray[np.uint64]) -> U32:
+    """``(4, n)``: each suit's 13-bit rank mask of masks of 16 bits a suit."""
+    return np.stack([((mask >> np.uint64(16 * s)) & np.uint64(0x1FFF)).astype(np.uint32) for s in range(4)])
+
+
+def _rank_counts(suited: U32) -> tuple[U32, U32, U32, U32]:
+    """The ranks in at least 1, 2, 3 and 4 of the four suits' rank masks ``(4, n)``, as ``classify.c`` forms them."""
+    a, b, c, d = suited
+    ab, cd, a_b, c_d = a & b, c & d, a | b, c | d
+    return a_b | c_d, ab | cd | (a_b & c_d), (ab & c_d) | (cd & a_b), ab & cd
+
+
 def _has_run(ranks: U32) -> npt.NDArray[np.bool_]:
     """Which masks hold five consecutive ranks, the ace also below the deuce."""
     m = (ranks << 1) | (ranks >> 12)
@@ -94,25 +107,17 @@ def _classify(
     """``classify.c``'s ``classify_one`` over checked rows."""
     n, nb = len(h), b.shape[1]
     one = np.uint32(1)
-    rank_bit: Any = one << (np.hstack([h, b]) >> 2).astype(np.uint32)
-    suit = np.hstack([h, b]) & 3
-    once, twice, thrice, four = (np.zeros(n, np.uint32) for _ in range(4))
-    b1, b2 = np.zeros(n, np.uint32), np.zeros(n, np.uint32)
-    suited, board_suited = np.zeros((4, n), np.uint32), np.zeros((4, n), np.uint32)
-    for i in range(2 + nb):
-        bit = rank_bit[:, i]
-        if i >= 2:
-            b2 |= b1 & bit
-            b1 |= bit
-        four |= thrice & bit
-        thrice |= twice & bit
-        twice |= once & bit
-        once |= bit
-        for s in range(4):
-            on = suit[:, i] == s
-            suited[s] |= np.where(on, bit, 0).astype(np.uint32)
-            if i >= 2:
-                board_suited[s] |= np.where(on, bit, 0).astype(np.uint32)
+    # As C: the cards as one mask of 16 bits a suit (bit 16 * suit + rank), and the rank counts from the suits'.
+    lanes = np.uint64(16) * (np.hstack([h, b]) & 3).astype(np.uint64) + (np.hstack([h, b]) >> 2).astype(np.uint64)
+    bits = np.left_shift(np.uint64(1), lanes)
+    board_mask = np.bitwise_or.reduce(bits[:, 2:], axis=1)
+    cards = board_mask | bits[:, 0] | bits[:, 1]
+    suited = np.stack([((cards >> np.uint64(16 * s)) & np.uint64(0x1FFF)).astype(np.uint32) for s in range(4)])
+    board_suited = np.stack(
+        [((board_mask >> np.uint64(16 * s)) & np.uint64(0x1FFF)).astype(np.uint32) for s in range(4)]
+    )
+    once, twice, thrice, four = _rank_counts(suited)
+    b1, b2, _, _ = _rank_counts(board_suited)
     r0, r1 = (h[:, 0] >> 2).astype(np.uint32), (h[:, 1] >> 2).astype(np.uint32)
     n_suited = _count(suited)
     flush_suit = np.where((n_suited >= 5).any(axis=0), np.argmax(n_suited >= 5, axis=0), -1)
