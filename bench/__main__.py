@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import RESULTS, abstraction, build, handranks, machine, memory, poker_ai, preflop, render, say, speed
+from . import RESULTS, abstraction, board, build, handranks, machine, memory, poker_ai, preflop, render, say, speed
 
 SECTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "build": build.run,
@@ -24,6 +24,7 @@ SECTIONS: dict[str, Callable[[], dict[str, Any]]] = {
     "handranks": handranks.run,
     "preflop": preflop.run,
     "poker_ai": poker_ai.run,
+    "board": board.run,
     "abstraction": abstraction.run,
 }
 

@@ -184,6 +184,16 @@ def summary(res: dict[str, Any], peers: dict[str, Any] | None) -> list[list[str]
             if "rate" in row:
                 shown = f"{mega(row['rate'])} a second"
             add(row["figure"], shown + agree)
+    if bd := res.get("board"):
+        add("**board analysis** (`classify`, `board_report`, `flop_report`; goals of issue 39)", "")
+        for row in bd["rows"]:
+            seconds = row["seconds"]
+            shown = f"{mega(row['rate'])} hands/s" if "rate" in row else (
+                f"{seconds * 1e3:.2f} ms" if seconds < 1 else f"{seconds:.2f} s")
+            goal = f"goal {mega(row['goal_rate'])}/s" if "goal_rate" in row else (
+                f"goal {row['goal_seconds'] * 1e3:g} ms" if row.get("goal_seconds", 1) < 1 else
+                f"goal {row['goal_seconds']:g} s" if "goal_seconds" in row else "")
+            add(row["figure"], shown, goal)
     if ab := res.get("abstraction"):
         add(f"**bucket tables** (`twoplustwo abstraction`, k = {ab['k']}; its own process each)", "")
         for row in ab["rows"]:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from twoplustwo.abstraction.buckets import bucket_of, buckets
     from twoplustwo.abstraction.kmeans import Clustering, kmeans
     from twoplustwo.hands.batch import best_five, evaluate_batch
+    from twoplustwo.hands.classify import BoardClass, classify, classify_batch
     from twoplustwo.hands.handranks import export_handranks, handranks_value, value_from_handranks
     from twoplustwo.hands.indexer import HandIndexer
     from twoplustwo.hands.iterate import count_hands, iter_hands
@@ -45,13 +46,16 @@ if TYPE_CHECKING:
     from twoplustwo.hands.value_counts import histogram
     from twoplustwo.kernels.choice import backend
     from twoplustwo.kernels.pool import MAX_THREADS
+    from twoplustwo.odds.board_report import BoardReport, board_report
     from twoplustwo.odds.equity import PlayerEquity, equity, equity_table
+    from twoplustwo.odds.flop_report import FlopReport, flop_report
     from twoplustwo.odds.preflop import preflop_matchups, preflop_vs_random
     from twoplustwo.odds.range_equity import equity_vs_range
     from twoplustwo.odds.strength import Strength, StrengthArrays, strength, strength_batch
     from twoplustwo.tables.default import load_tables
     from twoplustwo.tables.format import FORMAT_VERSION, TableError
     from twoplustwo.tables.load import Tables
+    from twoplustwo.vocab.board_classes import DRAWS, MADE_HANDS
     from twoplustwo.vocab.cards import RANKS, SUITS, format_card, format_cards, parse_card, parse_cards
     from twoplustwo.vocab.combos import COMBOS, HAND_CLASSES, N_COMBOS, combo_index, combo_indices
     from twoplustwo.vocab.range_notation import class_combos
@@ -77,15 +81,20 @@ __all__ = [
     "CATEGORY_LAST",
     "CODES",
     "COMBOS",
+    "DRAWS",
     "FORMAT_VERSION",
+    "FlopReport",
     "GAMES",
     "HAND_CLASSES",
+    "MADE_HANDS",
     "MAX_THREADS",
     "N_COMBOS",
     "N_LOWS",
     "N_VALUES",
     "RANKS",
     "SUITS",
+    "BoardClass",
+    "BoardReport",
     "Category",
     "Clustering",
     "HandDescription",
@@ -99,11 +108,14 @@ __all__ = [
     "Tables",
     "backend",
     "best_five",
+    "board_report",
     "bucket_of",
     "buckets",
     "categories",
     "category_of",
     "class_combos",
+    "classify",
+    "classify_batch",
     "combo_index",
     "combo_indices",
     "count_hands",
@@ -119,6 +131,7 @@ __all__ = [
     "evaluate_omaha_low",
     "evaluate_omaha_low_batch",
     "export_handranks",
+    "flop_report",
     "format_card",
     "format_cards",
     "handranks_value",
@@ -153,12 +166,21 @@ _HOME = {
     "equity": "odds.equity",
     "equity_table": "odds.equity",
     "equity_vs_range": "odds.range_equity",
+    "BoardReport": "odds.board_report",
+    "board_report": "odds.board_report",
+    "FlopReport": "odds.flop_report",
+    "flop_report": "odds.flop_report",
     "bucket_of": "abstraction.buckets",
     "buckets": "abstraction.buckets",
     "Clustering": "abstraction.kmeans",
     "kmeans": "abstraction.kmeans",
     "best_five": "hands.batch",
     "evaluate_batch": "hands.batch",
+    "BoardClass": "hands.classify",
+    "classify": "hands.classify",
+    "classify_batch": "hands.classify",
+    "DRAWS": "vocab.board_classes",
+    "MADE_HANDS": "vocab.board_classes",
     "FORMAT_VERSION": "tables.format",
     "GAMES": "vocab.rules",
     "TableError": "tables.format",

@@ -60,7 +60,12 @@ def test_the_interface_is_split_by_job_and_both_backends_export_all_of_it() -> N
     # Each method has one job.
     assert sum(len(_members(j)) for j in jobs) == len(walker) == 19
     module = _members(interface.Backend) - {"Walker"}
-    assert module == _members(interface.Indexing) | _members(interface.Clustering) | {"omaha_low_rows"}
+    assert module == (
+        _members(interface.Indexing)
+        | _members(interface.Clustering)
+        | _members(interface.Classifying)
+        | {"omaha_low_rows"}
+    )
     backends: list[Any] = [numpy_backend] + ([extension()] if extension() is not None else [])
     for backend in backends:
         assert all(callable(getattr(backend.Walker, name, None)) for name in walker), backend

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from twoplustwo import __version__
+from twoplustwo.cli.board import cmd_board, cmd_flops
 from twoplustwo.cli.hands import cmd_enumerate, cmd_eval
 from twoplustwo.cli.odds import EQUITY_GAMES, cmd_equity, cmd_preflop, cmd_range
 from twoplustwo.cli.prog import PROG
@@ -194,6 +195,30 @@ def build_parser() -> Parser:
     sp = add("range", cmd_range, "the combos of a range and its canonical notation")
     sp.add_argument("range", metavar="RANGE", help="a range such as 'QQ+,AKs' or '[50]99-66[/50],AhKh'")
     sp.add_argument("--per-line", type=int, default=10, metavar="N", help="combos per output line (default: 10)")
+
+    range_help = "a range such as 'QQ+,AK,T9s' or '[50]99-66[/50],AhKh'"
+    sp = add("board", cmd_board, "how a range hits a board: its combos in each made-hand class and draw")
+    sp.add_argument("range", metavar="RANGE", help=range_help)
+    sp.add_argument("--board", action="append", required=True, metavar="CARDS", help="the 3, 4 or 5 board cards")
+    sp.add_argument("--dead", action="append", metavar="CARDS", help="cards out of play")
+    sp.add_argument("--villain", metavar="RANGE", help="also each class's exact equity against this range")
+    sp.add_argument(
+        "--png", type=Path, metavar="FILE", help="draw the 13 x 13 grid by class and the class bars, - for stdout "
+        "(needs twoplustwo[plot])",
+    )  # fmt: skip
+
+    sp = add("flops", cmd_flops, "how a range hits every flop: its classes over all 22,100, and per canonical flop")
+    sp.add_argument("range", metavar="RANGE", help=range_help)
+    sp.add_argument("--villain", metavar="RANGE", help="also each class's exact equity against this range (slow)")
+    sp.add_argument(
+        "--csv", type=Path, metavar="FILE", help="write one row per canonical flop as CSV, - for stdout "
+        "(then print the summary only with --print)",
+    )  # fmt: skip
+    sp.add_argument("--print", action="store_true", help="print the summary even with --csv")
+    sp.add_argument("--threads", type=int, metavar="N", help="threads (default: one per CPU)")
+    sp.add_argument(
+        "--quiet", action="store_true", help="no progress bar, nor the line on stderr saying what a file got"
+    )
 
     sp = add("install-tables", cmd_install_tables, "install a prebuilt table bundle")
     sp.add_argument("bundle", metavar="BUNDLE", help="bundle file")

@@ -7,7 +7,8 @@ runs. A walker's methods come in five jobs: walking hands
 scoring showdowns for exact equity (:class:`Scoring`), Monte Carlo games
 (:class:`Sampling`) and sweeps of every combo on a board
 (:class:`Sweeping`); a backend module adds hand indices
-(:class:`Indexing`) and k-means steps (:class:`Clustering`).
+(:class:`Indexing`), k-means steps (:class:`Clustering`) and board classes
+(:class:`Classifying`).
 ``twoplustwo.kernels._core`` (C, typed by its ``.pyi`` stub) and
 :mod:`twoplustwo.kernels.numpy` both satisfy these protocols,
 which the type checker holds them to. Each method's arguments, results and
@@ -28,6 +29,7 @@ import numpy.typing as npt
 
 __all__ = [
     "Backend",
+    "Classifying",
     "Clustering",
     "Enumerating",
     "Evaluating",
@@ -177,8 +179,14 @@ class Clustering(Protocol):
     ) -> None: ...  # fmt: skip
 
 
-class Backend(Indexing, Clustering, Protocol):
-    """A backend module: its walker type, the Omaha low (which needs no tables), hand indices and k-means steps."""
+class Classifying(Protocol):
+    """What two hole cards hold on a board: made-hand codes and draw bits (c/classify.c), no tables."""
+
+    def classify_rows(self, holes: U8, boards: U8, made: U8, draws: U8, /) -> int: ...
+
+
+class Backend(Indexing, Clustering, Classifying, Protocol):
+    """A backend module: its walker type, the Omaha low and board classes (no tables), hand indices, k-means steps."""
 
     @property
     def Walker(self) -> WalkerClass: ...  # noqa: N802 - the module's class

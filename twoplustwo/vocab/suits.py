@@ -4,7 +4,9 @@ The 24 renamings of the four suits act on cards (:data:`SUIT_PERMS`,
 :data:`PERM_CARDS`). Under them:
 
 - :func:`canonical_boards`: one board of each class of five-card boards,
-  with the number of boards it stands for (preflop tables, strength);
+  with the number of boards it stands for (preflop tables, strength), and
+  :func:`canonical_flops`: the same for the 1,755 classes of flops (board
+  reports);
 - :func:`renamings_keeping`: the renamings that keep a board and dead
   cards, and :func:`suit_classes`: deals of hole cards up to those (exact
   equity counts one deal of each class);
@@ -36,9 +38,11 @@ from twoplustwo.vocab.draws import draw_index
 __all__ = [
     "CARDS",
     "N_CANONICAL_BOARDS",
+    "N_CANONICAL_FLOPS",
     "PERM_CARDS",
     "SUIT_PERMS",
     "canonical_boards",
+    "canonical_flops",
     "combo_renamings",
     "deal_classes",
     "pair_keys",
@@ -48,6 +52,8 @@ __all__ = [
 
 #: Five-card boards up to a permutation of the suits.
 N_CANONICAL_BOARDS = 134_459
+#: Flops up to a permutation of the suits.
+N_CANONICAL_FLOPS = 1_755
 
 #: The 24 permutations of the suits (``SUIT_PERMS[p, s]`` is where suit ``s`` goes).
 SUIT_PERMS = np.array(
@@ -98,6 +104,35 @@ def canonical_boards() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     boards.setflags(write=False)
     weights.setflags(write=False)
     return boards, weights
+
+
+@functools.lru_cache(maxsize=1)
+def canonical_flops() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
+    """The 1,755 flops up to a permutation of the suits, and how many of the 22,100 flops each stands for.
+
+    Returns ``(flops, weights)``: ``(1755, 3)`` sorted card ints, each the
+    least flop of its class in lexicographic order, in that order, and the
+    class sizes (4 to 24), which add up to C(52, 3). Both are read-only.
+
+    >>> flops, weights = canonical_flops()
+    >>> len(flops), int(weights.sum()), flops[0].tolist(), int(weights[0])
+    (1755, 22100, [0, 1, 2], 4)
+    """
+    every = draw_index(52, 3)
+    bit = np.left_shift(np.uint64(1), (13 * (CARDS.astype(np.uint64) & np.uint64(3)) + (CARDS >> 2)))
+    mask = np.bitwise_or.reduce(bit[every], axis=1)
+    shifts = np.array([0, 13, 26, 39], dtype=np.uint64)
+    # As for boards: the four suits' rank masks, sorted, name the class.
+    suits = np.sort((mask[:, None] >> shifts) & np.uint64(0x1FFF), axis=1)
+    _, first, weights = np.unique((suits << shifts).sum(axis=1), return_index=True, return_counts=True)
+    order = np.argsort(first)
+    flops = np.ascontiguousarray(every[first[order]])
+    counts = weights[order].astype(np.int64)
+    if len(flops) != N_CANONICAL_FLOPS or int(counts.sum()) != comb(52, 3):
+        raise AssertionError("the canonical flops do not cover every flop once")
+    flops.setflags(write=False)
+    counts.setflags(write=False)
+    return flops, counts
 
 
 def suit_classes(

@@ -37,6 +37,7 @@
  *   omaha.c      Omaha high and eight-or-better low
  *   sample.c     Monte Carlo hold'em games played whole, for sampled equity
  *   indexer.c    hands up to suit isomorphism to dense indices and back
+ *   classify.c   what two hole cards hold on a board: made hand and draws
  * There is no link-time optimisation: a loop and everything it calls per
  * hand stay in one unit, or come from here as static inline.
  */
@@ -219,6 +220,10 @@ PyObject *Walker_sample_games(Walker *self, PyObject *const *args, Py_ssize_t na
 /* indexer.c */
 PyObject *core_index_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *core_unindex_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* classify.c */
+void fill_classify(void);
+PyObject *core_classify_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* cluster.c */
 PyObject *core_nearest_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs);

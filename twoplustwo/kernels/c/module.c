@@ -21,6 +21,9 @@ static PyMethodDef core_functions[] = {
      "set_game(name, walker): the default set's walker for evaluate(cards, game=name)"},
     {"omaha_low_rows", (PyCFunction)(void (*)(void))core_omaha_low_rows, METH_FASTCALL,
      "omaha_low_rows(holes, boards, out) -> int: Omaha low values of uint8 rows; the first bad row or -1"},
+    {"classify_rows", (PyCFunction)(void (*)(void))core_classify_rows, METH_FASTCALL,
+     "classify_rows(holes, boards, made, draws) -> int: made-hand codes and draw bits of uint8 rows; the first bad "
+     "row or -1"},
     {"index_rows", (PyCFunction)(void (*)(void))core_index_rows, METH_FASTCALL,
      "index_rows(hands, counts, codes, offsets, slots, out) -> int: suit-isomorphic indices of uint8 rows; the first "
      "bad row or -1"},
@@ -49,6 +52,7 @@ static struct PyModuleDef core_module = {
 PyMODINIT_FUNC PyInit__core(void) {
     fill_choose();
     fill_lows();
+    fill_classify();
     fill_card_bits();
     fill_card_keys();
     if (choose_keyed_rows() < 0 || init_single() < 0 || PyType_Ready(&WalkerType) < 0)

@@ -25,6 +25,7 @@ C unit             numpy module
 ``indexer.c``      :mod:`~twoplustwo.kernels.numpy.indexer`
 ``cluster.c``      :mod:`~twoplustwo.kernels.numpy.cluster`
 ``transport.c``    :mod:`~twoplustwo.kernels.numpy.transport`
+``classify.c``     :mod:`~twoplustwo.kernels.numpy.classify`
 =================  ==============================================
 
 What the C core derives from the DAG for speed (the small and keyed
@@ -64,6 +65,7 @@ __all__ = [
     "DERIVED_TABLES",
     "Walker",
     "assign_rows",
+    "classify_rows",
     "index_rows",
     "median_rows",
     "nearest_rows",
@@ -198,6 +200,13 @@ def omaha_low_rows(holes: U8, boards: U8, out: U8, /) -> int:
     from twoplustwo.kernels.numpy import omaha
 
     return omaha.omaha_low_rows(holes, boards, out)
+
+
+def classify_rows(holes: U8, boards: U8, made: U8, draws: U8, /) -> int:
+    """:func:`twoplustwo.kernels.numpy.classify.classify_rows`."""
+    from twoplustwo.kernels.numpy import classify
+
+    return classify.classify_rows(holes, boards, made, draws)
 
 
 def index_rows(

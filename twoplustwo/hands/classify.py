@@ -1,0 +1,181 @@
+"""What a hold'em hand holds on a board: its made-hand class and its draws, one hand or arrays of them.
+
+The classes and flags are those :mod:`twoplustwo.vocab.board_classes`
+defines, by the names it gives (:data:`~twoplustwo.MADE_HANDS`,
+:data:`~twoplustwo.DRAWS`):
+
+>>> c = classify("Ah Kh", "Qh 7h 2c")
+>>> c.made, sorted(c.draws)
+('ace high', ['flush draw', 'nut flush draw', 'overcards'])
+>>> classify("9s 8s", "Ts 7c 2s").draws == {"flush draw", "open-ended straight draw", "combo draw"}
+True
+>>> classify("Qs Qd", "Qh 7c 2d 7s 3h")
+BoardClass(made='full house', draws=frozenset())
+
+:func:`classify_batch` classifies ``(N, 2)`` holes on ``(N, k)`` boards (or
+one board for all) in the backend's kernel, C or numpy, giving uint8 codes
+(indices into :data:`~twoplustwo.MADE_HANDS`) and uint8 draw bits (bit
+``i`` for ``DRAWS[i]``). The classes are a function of the cards alone:
+no tables are read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from twoplustwo.hands.rows import first_bad_row, read_rows
+from twoplustwo.kernels import pool
+from twoplustwo.kernels.choice import chosen
+from twoplustwo.vocab.board_classes import MADE_HANDS, draw_names
+from twoplustwo.vocab.cards import Cards, check_disjoint, parse_cards
+from twoplustwo.vocab.combos import COMBOS
+
+__all__ = ["BOARD_SIZES", "NO_CLASS", "BoardClass", "classify", "classify_batch", "classify_combos"]
+
+#: How many cards a board may hold: flop, turn, river.
+BOARD_SIZES = (3, 4, 5)
+# Batches smaller than this run in the calling thread.
+_PARALLEL_MIN = 1 << 16
+
+
+class BoardClass(NamedTuple):
+    """A hand's class on a board: ``made``, one of :data:`~twoplustwo.MADE_HANDS`, and its ``draws``."""
+
+    made: str
+    draws: frozenset[str]
+
+
+def _parse_deal(hole: Cards, board: Cards) -> tuple[list[int], list[int]]:
+    """Hole cards and board as card lists, checked: two hole cards, 3 to 5 board cards, nothing twice."""
+    try:
+        h = parse_cards(hole)
+    except ValueError as e:
+        raise ValueError(f"the hole cards: {e}") from None
+    try:
+        b = parse_cards(board)
+    except ValueError as e:
+        raise ValueError(f"the board: {e}") from None
+    if len(h) != 2:
+        raise ValueError(f"a hold'em hand has 2 hole cards, got {len(h)}")
+    if len(b) not in BOARD_SIZES:
+        raise ValueError(f"a board has 3, 4 or 5 cards, got {len(b)}")
+    check_disjoint([("the hole cards", h), ("the board", b)])
+    return h, b
+
+
+def classify(hole: Cards, board: Cards) -> BoardClass:
+    """The made-hand class and draw flags of two ``hole`` cards on a ``board`` of 3, 4 or 5 cards.
+
+    Cards are ints, card strings or one string, as
+    :func:`~twoplustwo.parse_cards` takes them. Raises ``ValueError`` for a
+    wrong number of cards, a bad card, or a card twice.
+
+    >>> classify("7d 7c", "7s Kd 2h").made, classify("Kc 7c", "7s Kd 2h").made
+    ('set', 'two pair')
+    >>> classify("As 5d", "4c 3h 2s Kd Kh")  # the river: no draws
+    BoardClass(made='straight', draws=frozenset())
+    >>> classify("As Kd", "Ks Qh")
+    Traceback (most recent call last):
+    ...
+    ValueError: a board has 3, 4 or 5 cards, got 2
+    """
+    h, b = _parse_deal(hole, board)
+    made, draws = np.zeros(1, np.uint8), np.zeros(1, np.uint8)
+    bad = chosen().classify_rows(np.array([h], np.uint8), np.array([b], np.uint8), made, draws)
+    assert bad < 0, "checked cards were refused"
+    return BoardClass(MADE_HANDS[int(made[0])], draw_names(int(draws[0])))
+
+
+def classify_batch(
+    holes: npt.ArrayLike, boards: npt.ArrayLike, *, threads: int | None = None
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """:func:`classify` of each row of ``(N, 2)`` holes on ``(N, k)`` boards (k = 3, 4, 5), as codes and bits.
+
+    Returns ``(made, draws)``, two uint8 arrays of N: ``MADE_HANDS[made[i]]``
+    is row i's class, and bit j of ``draws[i]`` says it has ``DRAWS[j]``.
+    ``boards`` may also be one ``(k,)`` board that every row shares. Each
+    row is checked (cards in 0..51, none twice); the first bad one raises
+    ``ValueError`` naming it by its 0-based index. Large batches are split
+    over ``threads`` threads (default: one per CPU).
+
+    >>> from twoplustwo import MADE_HANDS, DRAWS
+    >>> made, draws = classify_batch([parse_cards("Ah Kh"), parse_cards("Qd Qc")], parse_cards("Qh 7h 2c"))
+    >>> [MADE_HANDS[m] for m in made], [[DRAWS[j] for j in range(len(DRAWS)) if d >> j & 1] for d in draws]
+    (['ace high', 'set'], [['flush draw', 'nut flush draw', 'overcards'], []])
+    >>> classify_batch([[51, 50], [47, 43]], [[0, 4, 8], [1, 5, 43]])
+    Traceback (most recent call last):
+    ...
+    ValueError: row 1: Qs is in both the hole cards and the board
+    """
+    workers = pool.resolve_threads(threads)
+    h = read_rows(holes, "holes", (2,), "= 2", one_row=True)
+    if h.ndim != 2:
+        raise ValueError(f"holes must be an (N, k) array with k = 2, got shape {h.shape}")
+    b = read_rows(boards, "boards", BOARD_SIZES, "= 3, 4 or 5", one_row=True)
+    if b.ndim == 1:
+        b = b[None, :]
+    elif len(b) != len(h):
+        raise ValueError(f"{len(h)} rows of holes but {len(b)} boards (pass one (k,) board to share it)")
+    shared = len(b) == 1 and len(h) != 1
+    if shared:
+        try:
+            parse_cards(b[0])
+        except ValueError as e:
+            raise ValueError(f"the board: {e}") from None
+    for a in (h, b):
+        if a.size and (a.min() < 0 or a.max() > 51):
+            raise _row_error(h, b, first_bad_row(np.hstack([h, np.broadcast_to(b, (len(h), b.shape[1]))])))
+    h8, b8 = np.ascontiguousarray(h, dtype=np.uint8), np.ascontiguousarray(b, dtype=np.uint8)
+    made, draws = np.empty(len(h), dtype=np.uint8), np.empty(len(h), dtype=np.uint8)
+    rows = chosen().classify_rows
+
+    def part(lo: int, hi: int) -> int:
+        bad = rows(h8[lo:hi], b8 if shared else b8[lo:hi], made[lo:hi], draws[lo:hi])
+        return bad if bad < 0 else lo + bad
+
+    bad = pool.first_bad(workers if len(h) >= _PARALLEL_MIN else 1, len(h), part)
+    if bad >= 0:
+        raise _row_error(h, b, bad)
+    return made, draws
+
+
+def _row_error(h: npt.NDArray[np.integer[Any]], b: npt.NDArray[np.integer[Any]], row: int) -> ValueError:
+    try:
+        _parse_deal(h[row], b[row if len(b) > 1 else 0])
+    except ValueError as e:
+        return ValueError(f"row {row}: {e}")
+    raise AssertionError(f"row {row} was found bad but passes the single-deal checks")
+
+
+#: The code :func:`classify_combos` gives a combo that touches its board: no class.
+NO_CLASS = 255
+
+
+def classify_combos(boards: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """The class codes and draw bits of every combo of :data:`~twoplustwo.COMBOS` on each of ``(n, k)`` boards.
+
+    The boards' cards are distinct and in 0..51 (the caller checked them).
+    Returns ``(made, draws)``, each ``(n, 1326)`` uint8; a combo that
+    touches its board has ``made`` :data:`NO_CLASS` and ``draws`` 0. What
+    the board reports classify: all combos of many boards in one kernel call.
+
+    >>> made, draws = classify_combos(np.array([parse_cards("Qh 7c 2d")], np.uint8))
+    >>> from twoplustwo import combo_index
+    >>> MADE_HANDS[made[0, combo_index("Qs", "Qd")]], int(made[0, combo_index("Qh", "Qd")]) == NO_CLASS
+    ('set', True)
+    """
+    boards = np.ascontiguousarray(boards, dtype=np.uint8)
+    card = np.zeros((len(boards), 52), dtype=bool)
+    card[np.arange(len(boards))[:, None], boards] = True
+    live = ~(card[:, COMBOS[:, 0]] | card[:, COMBOS[:, 1]])
+    at, combo = np.nonzero(live)
+    made = np.full((len(boards), len(COMBOS)), NO_CLASS, dtype=np.uint8)
+    draws = np.zeros((len(boards), len(COMBOS)), dtype=np.uint8)
+    m, d = np.empty(len(at), np.uint8), np.empty(len(at), np.uint8)
+    bad = chosen().classify_rows(np.ascontiguousarray(COMBOS[combo]), np.ascontiguousarray(boards[at]), m, d)
+    assert bad < 0, "checked boards were refused"
+    made[at, combo], draws[at, combo] = m, d
+    return made, draws
