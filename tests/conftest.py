@@ -1,10 +1,11 @@
 """Suite-wide set-up: the tables every test needs, the markers, the tests that run on each backend, and the wheel.
 
-``make test`` runs everything but the packaging round trip, spread over
-the machine's cores by pytest-xdist; ``make test-packaging`` runs that
-round trip (tests marked ``packaging``: the wheel built from the sdist,
-which builds its tables from nothing, and a fresh virtualenv that installs
-it), and CI runs both; ``make test-fast`` (``pytest -m "not slow"``) leaves
+``make test`` runs everything but the packaging tests, spread over
+the machine's cores by pytest-xdist; ``make test-packaging`` runs those
+(tests marked ``packaging``: every test that builds or installs a wheel,
+among them the round trip of the wheel built from the sdist, which builds
+its tables from nothing, and a fresh virtualenv that installs it), and CI
+runs both; ``make test-fast`` (``pytest -m "not slow"``) leaves
 out the tests marked slow too, for a quick check while editing. Missing tables stop the
 run with one clear message instead of turning hundreds of tests into skips,
 which could hide a regression.
@@ -16,8 +17,9 @@ once on the C core and once on the numpy reference (its id ends in ``[c]``
 or ``[numpy]``), both held to the same assertions. The numpy run leaves out
 what it would only repeat: tests marked ``slow``, tests marked
 ``one_backend`` (they run no kernel, or time one that the kernel tests
-already hold to the other), and tests that take :func:`both` and compare
-the two themselves. ``pytest --backend numpy`` (or ``c``) runs one only.
+already hold to the other), and tests that take :func:`both` or
+:func:`every_backend` and run each backend themselves (a fuzzer draws
+each input once and holds every backend to it). ``pytest --backend numpy`` (or ``c``) runs one only.
 """
 
 from __future__ import annotations
@@ -69,8 +71,9 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
-        "packaging: builds the runtime's wheel from its sdist, tables from nothing, and installs it in a fresh "
-        "virtualenv (minutes of CPU); make test-packaging runs these, make test leaves them out",
+        "packaging: builds or installs a wheel (the checkout's, with its table bundle, or the sdist's, with tables "
+        "from nothing, in a fresh virtualenv: minutes of CPU); make test-packaging runs these, make test leaves "
+        "them out",
     )
 
 
@@ -91,7 +94,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         spec = getattr(item, "callspec", None)
         later = spec is not None and spec.params.get("kernel_backend", first) != first
         repeats = item.get_closest_marker("slow") or item.get_closest_marker("one_backend")
-        compares = "both" in getattr(item, "fixturenames", ())
+        compares = not {"both", "every_backend"}.isdisjoint(getattr(item, "fixturenames", ()))
         (drop if later and (repeats or compares) else keep).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
@@ -121,6 +124,18 @@ def _tables_with(backend: str, monkeypatch: pytest.MonkeyPatch) -> Tables:
         t = Tables(base.path, base.manifest, base.buffers)
         _ = walker_of(t)  # chosen now, while the variable says so
     return t
+
+
+@pytest.fixture(scope="module")
+def every_backend() -> dict[str, Tables]:
+    """A table set on each installed backend (``INSTALLED``, fastest first), over the same mapped buffers.
+
+    For tests that run every backend themselves: a fuzzer that draws each
+    input once and holds each backend to it, and the backends to each other.
+    Runs where the C core was not built too (numpy alone).
+    """
+    with pytest.MonkeyPatch.context() as m:
+        return {name: _tables_with(name, m) for name in INSTALLED}
 
 
 @pytest.fixture

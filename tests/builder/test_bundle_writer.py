@@ -1,7 +1,8 @@
 """The builder's bundles: ``write_bundle`` packs the checkout's tables small, and they install byte for byte.
 
 One bundle is written per session (``real_bundle`` in conftest.py: the one in the wheel ``pip wheel .``
-builds, zstd level 19). Installing bundles, damaged, crafted or interrupted, is the runtime's, tested in
+builds, zstd level 19), so these tests are marked ``packaging`` with the wheel's (``make test-packaging``).
+Installing bundles, damaged, crafted or interrupted, is the runtime's, tested in
 ``tests/tables/test_bundle.py`` on bundles it crafts itself.
 """
 
@@ -16,6 +17,7 @@ from twoplustwo.tables.format import bundle_name
 from twoplustwo.tables.load import default_path
 
 pytest.importorskip("zstandard", reason="bundles need zstandard")
+pytestmark = pytest.mark.packaging
 
 SOURCE = default_path()
 GOAL = 10_000_000

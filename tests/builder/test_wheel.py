@@ -17,8 +17,9 @@ A wheel build runs the builder of its own source tree (``wheel_tables.py``):
 - a build whose builder fails or is missing fails, saying why, and leaves no
   wheel; an editable install (``make``) runs no builder.
 
-The tests of the wheel built from the sdist, a table build from nothing and
-a fresh virtualenv, are marked ``packaging``: ``make test-packaging`` runs
+The tests that build or install a wheel (the checkout's, whose build
+compresses the tables, and the sdist's, a table build from nothing and a
+fresh virtualenv) are marked ``packaging``: ``make test-packaging`` runs
 them (CI too), ``make test`` leaves them out.
 """
 

@@ -15,6 +15,9 @@ command line. The properties:
   ``twoplustwo: error: ...`` for bad input, and nothing on stderr when it
   succeeds; it never raises, not even ``SystemExit``.
 
+Each input is drawn once and given to every installed backend
+(``every_backend``, tests/conftest.py), which must each hold the properties
+and agree with each other: the same value, or the same refusal and message.
 Runs are derandomized and use no example database, so CI sees the same
 inputs every time. :data:`EXAMPLES` holds the examples per property; their
 sum, :data:`INPUTS_FUZZED`, is the figure quoted in the README.
@@ -40,6 +43,7 @@ from hypothesis.extra import numpy as hnp
 from twoplustwo.cli import main
 from twoplustwo.hands.batch import evaluate, evaluate_batch
 from twoplustwo.odds.equity import equity
+from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -210,6 +214,19 @@ def outcome(what: str, fn: Callable[[], Any]) -> Any:
     return result
 
 
+def said(got: object) -> object:
+    """What a call gave, as the backends must agree on it: its value, or its refusal's type and message."""
+    return (type(got).__name__, str(got)) if isinstance(got, Exception) else got
+
+
+def on_every_backend(every_backend: dict[str, Tables], check: Callable[[Tables], object]) -> None:
+    """``check(tables)`` on each backend's tables; what each gives must be the same."""
+    seen = {name: check(tables) for name, tables in every_backend.items()}
+    first = next(iter(seen.values()))
+    for name, got in seen.items():
+        assert got == first, f"{name} gave {got!r}, {next(iter(seen))} gave {first!r}"
+
+
 def check_parse(cards: object) -> None:
     got = outcome("parse_cards", lambda: parse_cards(cards))  # type: ignore[arg-type]
     if isinstance(got, Exception):
@@ -219,16 +236,17 @@ def check_parse(cards: object) -> None:
     assert parse_cards(format_cards(got)) == got
 
 
-def check_evaluate(cards: object) -> None:
+def check_evaluate(cards: object, tables: Tables) -> object:
     want = outcome("parse_cards", lambda: parse_cards(cards))  # type: ignore[arg-type]
-    got = outcome("evaluate", lambda: evaluate(cards))  # type: ignore[arg-type]
+    got = outcome("evaluate", lambda: evaluate(cards, tables=tables))  # type: ignore[arg-type]
     if isinstance(got, Exception):
         # Refused: so parse_cards refuses it too, or it is not 5 to 7 cards.
         assert isinstance(want, Exception) or len(want) not in (5, 6, 7), (cards, got)
-        return
+        return said(got)
     assert not isinstance(want, Exception), f"evaluate({cards!r}) = {got}, but parse_cards refuses it: {want}"
     assert type(got) is int and 1 <= got <= 7462
-    assert got == int(evaluate_batch(np.array([want]))[0])
+    assert got == int(evaluate_batch(np.array([want]), tables=tables)[0])
+    return got
 
 
 @pytest.mark.one_backend  # plain Python: no kernel runs
@@ -240,14 +258,14 @@ def test_parse_cards(cards: object) -> None:
 
 @fuzz("evaluate")
 @given(cards=st.one_of(anything, card_strings, st.text()))
-def test_evaluate_anything(cards: object) -> None:
-    check_evaluate(cards)
+def test_evaluate_anything(cards: object, every_backend: dict[str, Tables]) -> None:
+    on_every_backend(every_backend, lambda t: check_evaluate(cards, t))
 
 
 @fuzz("evaluate hand-like")
 @given(cards=hand_like)
-def test_evaluate_hand_like(cards: object) -> None:
-    check_evaluate(cards)
+def test_evaluate_hand_like(cards: object, every_backend: dict[str, Tables]) -> None:
+    on_every_backend(every_backend, lambda t: check_evaluate(cards, t))
 
 
 batch_shapes = st.one_of(
@@ -261,25 +279,30 @@ batch_shapes = st.one_of(
     hands=st.one_of(arrays(batch_shapes), anything, st.lists(st.lists(card_ish, min_size=5, max_size=5), max_size=4)),
     check=st.booleans(),
 )
-def test_evaluate_batch_anything(hands: object, check: bool) -> None:
-    try:
-        got = evaluate_batch(hands, check=check)  # type: ignore[arg-type]
-    except IndexError:
-        # check=False is documented as unchecked; an out-of-range card may then
-        # fail the lookup. With the check on, it must be named instead.
-        assert not check, f"IndexError escaped evaluate_batch({hands!r})"
-        event("evaluate_batch: IndexError with check=False")
-        return
-    except (ValueError, TypeError) as e:
-        refused(e)
-        event(f"evaluate_batch: refused ({type(e).__name__})")
-        return
-    event(f"evaluate_batch: accepted, check={check}")
-    h = np.asarray(hands)
-    assert got.dtype == np.uint16 and got.shape == (len(h),)
-    if check:
+def test_evaluate_batch_anything(hands: object, check: bool, every_backend: dict[str, Tables]) -> None:
+    def check_batch(tables: Tables) -> object:
+        try:
+            got = evaluate_batch(hands, check=check, tables=tables)  # type: ignore[arg-type]
+        except IndexError:
+            # check=False is documented as unchecked; an out-of-range card may then
+            # fail the lookup. With the check on, it must be named instead.
+            assert not check, f"IndexError escaped evaluate_batch({hands!r})"
+            event("evaluate_batch: IndexError with check=False")
+            return None
+        except (ValueError, TypeError) as e:
+            refused(e)
+            event(f"evaluate_batch: refused ({type(e).__name__})")
+            return said(e)
+        event(f"evaluate_batch: accepted, check={check}")
+        h = np.asarray(hands)
+        assert got.dtype == np.uint16 and got.shape == (len(h),)
+        if not check:
+            return None  # unchecked: what garbage gives is not the backends' to agree on
         assert ((got >= 1) & (got <= 7462)).all()
-        assert got.tolist() == [evaluate(row) for row in h.tolist()]
+        assert got.tolist() == [evaluate(row, tables=tables) for row in h.tolist()]
+        return got.tolist()
+
+    on_every_backend(every_backend, check_batch)
 
 
 @fuzz("evaluate_batch valid")
@@ -289,12 +312,18 @@ def test_evaluate_batch_anything(hands: object, check: bool) -> None:
     ),
     dtype=st.sampled_from(INT_DTYPES),
 )
-def test_evaluate_batch_valid_hands_any_integer_dtype(hands: list[list[int]], dtype: str) -> None:
-    want = [evaluate(h) for h in hands]
-    a = np.array(hands, dtype=dtype)
-    assert evaluate_batch(a).tolist() == want
-    assert evaluate_batch(a, check=False).tolist() == want
-    assert all(1 <= v <= 7462 for v in want)
+def test_evaluate_batch_valid_hands_any_integer_dtype(
+    hands: list[list[int]], dtype: str, every_backend: dict[str, Tables]
+) -> None:
+    def check_valid(tables: Tables) -> object:
+        want = [evaluate(h, tables=tables) for h in hands]
+        a = np.array(hands, dtype=dtype)
+        assert evaluate_batch(a, tables=tables).tolist() == want
+        assert evaluate_batch(a, check=False, tables=tables).tolist() == want
+        assert all(1 <= v <= 7462 for v in want)
+        return want
+
+    on_every_backend(every_backend, check_valid)
 
 
 @pytest.mark.parametrize(
@@ -355,11 +384,15 @@ def deals(draw: st.DrawFn) -> tuple[list[Any], Any, Any]:
         ),
     )
 )
-def test_equity(deal: tuple[Any, Any, Any]) -> None:
+def test_equity(deal: tuple[Any, Any, Any], every_backend: dict[str, Tables]) -> None:
+    on_every_backend(every_backend, lambda t: check_equity(deal, t))
+
+
+def check_equity(deal: tuple[Any, Any, Any], tables: Tables) -> object:
     hands, board, dead = deal
-    got = outcome("equity", lambda: equity(hands, board=board, dead=dead))
+    got = outcome("equity", lambda: equity(hands, board=board, dead=dead, tables=tables))
     if isinstance(got, Exception):
-        return
+        return said(got)
     assert len(got) == len(hands)
     games = got[0].games
     assert games >= 1
@@ -370,12 +403,15 @@ def test_equity(deal: tuple[Any, Any, Any]) -> None:
     known = parse_cards(board)
     if len(known) == 5 and all(r.combos is None for r in got):
         # One board left: the winners are those with the best seven-card value.
-        values = [evaluate(parse_cards(h) + known) for h in hands]
+        values = [evaluate(parse_cards(h) + known, tables=tables) for h in hands]
         best = max(values)
         winners = [v == best for v in values]
         for r, won in zip(got, winners):
             alone = won and winners.count(True) == 1
             assert (r.wins, r.ties) == (int(alone), int(won and not alone))
+    if any(r.stderr for r in got):
+        return "sampled"  # Monte Carlo from fresh entropy: each backend deals its own games
+    return [(r.wins, r.ties, r.games, None if r.combos is None else r.combos.tolist()) for r in got]
 
 
 # ------------------------------------------------------------------ command line

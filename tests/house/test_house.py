@@ -534,7 +534,7 @@ def test_every_public_callable_has_a_signature() -> None:
     assert list(inspect.signature(twoplustwo.evaluate).parameters) == ["cards", "game", "tables"]
 
 
-@pytest.mark.slow
+@pytest.mark.packaging
 def test_each_wheel_holds_exactly_its_own_package(tmp_path: Path, checkout_wheel: Built) -> None:
     # The runtime's wheel is the one pip wheel . builds in a checkout (tests/conftest.py); the builder's
     # is built here, from a copy: setuptools leaves build/ and egg-info folders in the source tree.
@@ -555,7 +555,7 @@ def test_each_wheel_holds_exactly_its_own_package(tmp_path: Path, checkout_wheel
     assert tops == {"twoplustwo": ["twoplustwo"], "twoplustwo_builder": ["twoplustwo_builder"]}
 
 
-@pytest.mark.slow
+@pytest.mark.packaging
 def test_without_a_compiler_the_install_succeeds_on_the_numpy_path(tmp_path: Path, checkout_wheel: Built) -> None:
     # That wheel was built where every compile fails (tests/conftest.py); the build succeeded.
     r = subprocess.run(
