@@ -25,7 +25,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["evaluate", "set_values"]
+__all__ = ["evaluate", "scale", "set_values"]
 
 
 @cache
@@ -39,6 +39,18 @@ def set_values() -> npt.NDArray[np.uint16]:
         out[sum(1 << p for p in s)] = value
     out.setflags(write=False)
     return out
+
+
+def scale() -> tuple[int, list[tuple[str, int, int]]]:
+    """How many values there are, and the categories, by the size of the set played: ``(name, first, last)``."""
+    values = set_values()
+    sizes = np.bitwise_count(np.arange(1 << 13))
+    out, first = [], 1
+    for k, name in enumerate(("one-card", "two-card", "three-card", "badugi"), start=1):
+        last = first + int(((values > 0) & (sizes == k)).sum()) - 1
+        out.append((name, first, last))
+        first = last + 1
+    return int((values > 0).sum()), out
 
 
 def evaluate(hands: npt.ArrayLike) -> npt.NDArray[np.uint16]:

@@ -46,7 +46,9 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "a5_scale",
     "a5_table",
+    "deuce_to_seven_scale",
     "deuce_to_seven_table",
     "eight_table",
     "evaluate_27",
@@ -113,6 +115,33 @@ def a5_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint16]]:
             keys.append(sum(5**r for r in h))
             values.append(max(value[five] for five in combinations(h, 5)))
     return _table(keys, values)
+
+
+def a5_scale() -> tuple[int, list[tuple[str, int, int]]]:
+    """How many ace-to-five values there are (its five-card classes), and its categories: none."""
+    return len(set(a5_table()[1].tolist())), []
+
+
+#: Deuce-to-seven's categories by their strength as poker hands (ranked with the ace only high).
+_27_NAMES = (
+    "high card", "pair", "two pair", "three of a kind", "straight",
+    "flush", "full house", "four of a kind", "straight flush",
+)  # fmt: skip
+
+
+@cache
+def deuce_to_seven_scale() -> tuple[int, list[tuple[str, int, int]]]:
+    """How many deuce-to-seven values there are, and its categories as ``(name, first, last)``, weakest first."""
+    classes = [(h, False) for h in _multisets(5)] + [(h, True) for h in combinations(range(13), 5)]
+    scores = sorted({_27_score(*c) for c in classes}, reverse=True)  # value 1 first
+    out: list[tuple[str, int, int]] = []
+    for value, score in enumerate(scores, start=1):
+        name = _27_NAMES[score[0]]
+        if out and out[-1][0] == name:
+            out[-1] = (name, out[-1][1], value)
+        else:
+            out.append((name, value, value))
+    return len(scores), out
 
 
 @cache

@@ -84,6 +84,10 @@ static int sample_agrees(const Walker *self) {
 /* Every entry comes from the DAG itself, so the small tables can only ever
  * agree with it (and the tests compare them on every hand). */
 int build_small_tables(Walker *self) {
+    if (!self->small_allowed) { /* small_ok stays 0: every single hand and count goes down the DAG */
+        self->small_ok = 0;
+        return 0;
+    }
     for (int t = 0; t < 3; t++) {
         int n = 5 + t;
         PyMem_Free(self->by_ranks[t]); /* left by an earlier attempt that ran out of memory */
