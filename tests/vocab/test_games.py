@@ -259,7 +259,7 @@ def test_calls_that_take_cards_refuse_cards_outside_the_deck(both: tuple[Tables,
 
 
 def test_unknown_games_are_refused_everywhere() -> None:
-    known = r"unknown game 'razz'; known games: holdem, short-deck, short-deck-classic"
+    known = r"unknown game 'pineapple'; known games: holdem, short-deck, short-deck-classic, stud, stud-hilo, razz, lowball-27, lowball-a5, badugi"
     calls: list[Callable[[str], object]] = [
         lambda g: tp.evaluate("As Ks Qs Js Ts", game=g),
         lambda g: tp.evaluate_batch([[51, 47, 43, 39, 35]], game=g),
@@ -275,12 +275,12 @@ def test_unknown_games_are_refused_everywhere() -> None:
     ]
     for call in calls:
         with pytest.raises(ValueError, match=known):
-            call("razz")
+            call("pineapple")
         with pytest.raises(ValueError, match="unknown game 'Short-Deck'"):
             call("Short-Deck")
         with pytest.raises(TypeError, match="game must be a str"):
             call(None)  # type: ignore[arg-type]
-    assert GAMES == ("holdem", "short-deck", "short-deck-classic")
+    assert GAMES == ("holdem", "short-deck", "short-deck-classic", "stud", "stud-hilo", "razz", "lowball-27", "lowball-a5", "badugi")
 
 
 class ShortDeck(StrEnum):
