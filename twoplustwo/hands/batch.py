@@ -170,10 +170,17 @@ def best_five(
     'Ah Ad Kc Kd 7c'
     >>> format_cards(best_five("Ac 6d 7h 8s 9c 9d 9h", game="short-deck-classic"))  # a straight beats trips
     'Ac 6d 7h 8s 9c'
+    >>> format_cards(best_five("As 2d 3c 4h 5s Kd Kh", game="razz"))
+    'As 2d 3c 4h 5s'
+
+    In badugi, the cards the hand plays: ``best_five("Kc 4c 2d 3h", game="badugi")`` is 2d 3h 4c.
     """
     g = resolve(game, tables)
     hand = parse_cards(cards)
     value = value_on(g, hand)  # the hand checked as evaluate checks it
+    played = g.rules.played(hand)
+    if played is not None:  # a game whose hands play fewer than five (badugi): the cards it plays
+        return played
     # Its fives are distinct cards of the deck: walked without checking or resolving again.
     for five in combinations(hand, 5):
         if g.walker.evaluate(list(five)) == value:

@@ -87,6 +87,21 @@ class BadugiRules(Rules):
                     best = max(best, self._value[tuple(sorted(c >> 2 for c in part))])
         return best
 
+    def played(self, cards: Sequence[int]) -> list[int] | None:
+        """The largest set of the cards with distinct ranks and suits that makes the hand's value, lowest first.
+
+        >>> from twoplustwo.vocab.cards import format_cards, parse_cards
+        >>> format_cards(BADUGI_RULES.played(parse_cards("Kc 4c 2d 3h")))
+        '2d 3h 4c'
+        """
+        value = self.value_of(cards)
+        for k in range(len(cards), 0, -1):
+            for part in combinations(sorted(cards), k):
+                if len({c >> 2 for c in part}) == k and len({c & 3 for c in part}) == k:
+                    if self.value_of(part) == value:
+                        return list(part)
+        raise AssertionError("a hand plays some set of its cards")
+
     def words(self, value: int) -> str:
         ranks = self.sets[value - 1]
         name = "badugi" if len(ranks) == 4 else f"{_SIZE_NAMES[len(ranks) - 1]} badugi"

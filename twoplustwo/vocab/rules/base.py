@@ -52,6 +52,9 @@ class Rules:
     #: five or more of its cards share a suit, as in best-five-high games (what the kernels' tables
     #: derived for speed assume).
     flush_ranked: bool = False
+    #: Whether the pot splits with the best eight-or-better low (stud hi/lo), which
+    #: twoplustwo.vocab.rules.low.eight_or_better states and evaluate_low() gives.
+    split_low: bool = False
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
@@ -86,6 +89,11 @@ class Rules:
     def words(self, value: int) -> str:
         """The value ``value`` (``1..values``) in words, such as ``"Full house, jacks full of aces"``."""
         raise NotImplementedError
+
+    def played(self, cards: Sequence[int]) -> list[int] | None:
+        """The cards of a hand that make its value, for a family whose hands play fewer than five; None for
+        the families that play a best five (found by walking the fives)."""
+        return None
 
     @property
     def mask(self) -> int:

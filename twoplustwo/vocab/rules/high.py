@@ -219,3 +219,4 @@ STUD_RULES = HighRules("stud", 0, CATEGORY_NAMES, own_dags=True)
 #: Seven-card stud hi/lo: the high as stud; the low (eight or better) is
 #: twoplustwo.vocab.rules.low.eight_or_better, which needs no tables.
 STUD_HILO_RULES = HighRules("stud-hilo", 0, CATEGORY_NAMES, own_dags=True)
+STUD_HILO_RULES.split_low = True
