@@ -43,7 +43,8 @@ def _symbols(game: GameBuild) -> npt.NDArray[np.uint8]:
     """``(52,)``: the symbol each card adds to a node."""
     cards = np.arange(52, dtype=np.uint8)
     if game.symbols == "ranks":
-        return cards >> 2
+        ranks: npt.NDArray[np.uint8] = (cards >> 2).astype(np.uint8)
+        return ranks
     if game.symbols == "cards":
         return cards
     raise ValueError(f"{game.name}: nodes by {game.symbols!r} are states.py's, not these")
@@ -72,7 +73,8 @@ def node_values(game: GameBuild, states: npt.NDArray[np.uint8]) -> npt.NDArray[n
 
 
 def enumerate_plain(n: int, game: GameBuild, progress: Callable[[int], None] | None = None) -> list[Layer]:
-    """All nodes of ``game``'s ``n``-card DAG, depth 0 to ``n - 1``, as :func:`~twoplustwo_builder.dag.states.enumerate_states` gives them.
+    """All nodes of ``game``'s ``n``-card DAG, depth 0 to ``n - 1``, as
+    :func:`~twoplustwo_builder.dag.states.enumerate_states` gives a high game's.
 
     ``progress`` is called with each depth as it completes.
     """
@@ -83,9 +85,7 @@ def enumerate_plain(n: int, game: GameBuild, progress: Callable[[int], None] | N
     layers: list[Layer] = []
     for depth in range(n):
         valid = _valid(states, game)
-        children = np.concatenate(
-            [np.repeat(states, 52, axis=0), np.tile(sym, len(states))[:, None]], axis=1
-        )
+        children = np.concatenate([np.repeat(states, 52, axis=0), np.tile(sym, len(states))[:, None]], axis=1)
         children.sort(axis=1)
         flat = valid.ravel()
         if depth + 1 == n:

@@ -170,4 +170,4 @@ def _check_other(t: Tables, game: GameBuild, arrays: dict[str, npt.NDArray[Any]]
         for hands in batches:
             node = _walk(layers, hands)
             got = node if n == depth else arrays[f"{dag}/value{n}"][node].astype(np.int64)
-            _compare(f"{dag}, {n}-card hands", got, game.oracle(hands), hands)
+            _compare(f"{dag}, {n}-card hands", got, game.oracle(hands.astype(np.int64)), hands)

@@ -160,7 +160,7 @@ def deuce_to_seven_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint16
 def eight_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint16]]:
     """The class keys of every 5-, 6- and 7-card rank multiset, sorted, and its eight-or-better low (0: none)."""
     lows = sorted(combinations(range(1, 9), 5), key=lambda low: sorted(low, reverse=True))  # best first
-    value = {low: 56 - i for i, low in enumerate(lows)}
+    value: dict[tuple[int, ...], int] = {low: 56 - i for i, low in enumerate(lows)}
 
     @cache
     def best(ranks: frozenset[int]) -> int:  # a five of distinct ranks uses each rank once: the set decides
@@ -179,7 +179,10 @@ def eight_table() -> tuple[npt.NDArray[np.int64], npt.NDArray[np.uint16]]:
     return _table(keys, values)
 
 
-def _look(table: tuple[npt.NDArray[np.int64], npt.NDArray[np.uint16]], keys: npt.NDArray[np.int64]) -> npt.NDArray[np.uint16]:
+Table = tuple[npt.NDArray[np.int64], npt.NDArray[np.uint16]]
+
+
+def _look(table: Table, keys: npt.NDArray[np.int64]) -> npt.NDArray[np.uint16]:
     known, values = table
     at = np.minimum(np.searchsorted(known, keys), len(known) - 1)
     if not np.array_equal(known[at], keys):

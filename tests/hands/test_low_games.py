@@ -14,6 +14,7 @@ import pytest
 import twoplustwo as tp
 from twoplustwo.vocab.rules import rules_of
 
+
 @pytest.mark.parametrize(
     ("game", "best", "worst", "values"),
     [

@@ -29,7 +29,7 @@ from twoplustwo.kernels.choice import ENV_VAR
 from twoplustwo.kernels.games import resolve, walker_of
 from twoplustwo.tables.default import load_tables
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.rules import GAMES, HOLDEM, rules_of
+from twoplustwo.vocab.rules import GAMES, rules_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "twoplustwo" / "kernels" / "c"  # core.h and its units, one job each

@@ -62,6 +62,19 @@ COUNTS7 = {
     },
 }
 
+ALL_GAMES = (
+    "holdem",
+    "short-deck",
+    "short-deck-classic",
+    "stud",
+    "stud-hilo",
+    "razz",
+    "lowball-27",
+    "lowball-a5",
+    "badugi",
+)
+KNOWN = "known games: " + ", ".join(ALL_GAMES)
+
 
 def outcome(call: Callable[[], Any]) -> tuple[str, str]:
     try:
@@ -91,8 +104,10 @@ def test_single_calls_with_game_take_the_c_entry_point_of_the_default_tables() -
         tp.evaluate([0, 20, 24, 28, 32], game="short-deck")
     # A new default set drops the old set's game walkers.
     clear_cache()
-    assert tp.evaluate(hands[0], game="short-deck") == tp.evaluate_batch(np.array(hands[:1], dtype=np.uint8),
-                                                                         game="short-deck")[0]
+    assert (
+        tp.evaluate(hands[0], game="short-deck")
+        == tp.evaluate_batch(np.array(hands[:1], dtype=np.uint8), game="short-deck")[0]
+    )
 
 
 # ------------------------------------------------------------- histograms
@@ -259,7 +274,7 @@ def test_calls_that_take_cards_refuse_cards_outside_the_deck(both: tuple[Tables,
 
 
 def test_unknown_games_are_refused_everywhere() -> None:
-    known = r"unknown game 'pineapple'; known games: holdem, short-deck, short-deck-classic, stud, stud-hilo, razz, lowball-27, lowball-a5, badugi"
+    known = r"unknown game 'pineapple'; " + KNOWN
     calls: list[Callable[[str], object]] = [
         lambda g: tp.evaluate("As Ks Qs Js Ts", game=g),
         lambda g: tp.evaluate_batch([[51, 47, 43, 39, 35]], game=g),
@@ -280,7 +295,7 @@ def test_unknown_games_are_refused_everywhere() -> None:
             call("Short-Deck")
         with pytest.raises(TypeError, match="game must be a str"):
             call(None)  # type: ignore[arg-type]
-    assert GAMES == ("holdem", "short-deck", "short-deck-classic", "stud", "stud-hilo", "razz", "lowball-27", "lowball-a5", "badugi")
+    assert GAMES == ALL_GAMES
 
 
 class ShortDeck(StrEnum):
@@ -509,8 +524,15 @@ def test_a_game_walker_walks_its_own_dag_only(both: tuple[Tables, Tables]) -> No
     for call, message in [
         (lambda: w.omaha([51, 47, 43, 39], [35, 31, 27]), "omaha needs the hold'em walker"),
         (
-            lambda: w.fill_ordered(5, 0, np.arange(52, dtype=np.uint8), np.zeros(0, dtype=np.uint8), 0,
-                                   np.zeros((1, 5), dtype=np.uint8), np.zeros(1, dtype=np.uint16)),
+            lambda: w.fill_ordered(
+                5,
+                0,
+                np.arange(52, dtype=np.uint8),
+                np.zeros(0, dtype=np.uint8),
+                0,
+                np.zeros((1, 5), dtype=np.uint8),
+                np.zeros(1, dtype=np.uint16),
+            ),
             "free cards must be sorted, distinct and in the deck",
         ),  # fmt: skip
         (lambda: type(w)(None, [], [], b"", b""), "both sequences of layers or both None"),

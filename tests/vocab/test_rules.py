@@ -57,6 +57,19 @@ ORDERS["stud"] = ORDERS["stud-hilo"] = HOLDEM_ORDER
 #: are tests/vocab/test_low_rules.py's).
 HIGH_GAMES = tuple(LOWEST)
 
+ALL_GAMES = (
+    "holdem",
+    "short-deck",
+    "short-deck-classic",
+    "stud",
+    "stud-hilo",
+    "razz",
+    "lowball-27",
+    "lowball-a5",
+    "badugi",
+)
+KNOWN = "known games: " + ", ".join(ALL_GAMES)
+
 
 def brute_key(ranks: tuple[int, ...], suited: bool, game: str) -> tuple[int, tuple[int, ...]]:
     """(place of the category in the game's order, ranks that decide) of five cards with these ranks."""
@@ -162,10 +175,10 @@ def test_the_rules_name_the_dags_their_hands_walk() -> None:
 
 
 def test_one_registry_checks_every_game() -> None:
-    assert GAMES == tuple(RULES) == ("holdem", "short-deck", "short-deck-classic", "stud", "stud-hilo", "razz", "lowball-27", "lowball-a5", "badugi") and tp.GAMES == GAMES
+    assert GAMES == tuple(RULES) == ALL_GAMES and tp.GAMES == GAMES
     assert EQUITY_GAMES == (*GAMES[:3], "omaha", "omaha-hilo")
     assert check_game("short-deck") == "short-deck" and type(check_game(np.str_("holdem"))) is str
-    with pytest.raises(ValueError, match="unknown game 'pineapple'; known games: holdem, short-deck, short-deck-classic, stud, stud-hilo, razz, lowball-27, lowball-a5, badugi"):
+    with pytest.raises(ValueError, match="unknown game 'pineapple'; " + KNOWN):
         check_game("pineapple")
     with pytest.raises(TypeError, match="game must be a str such as 'holdem', got int"):
         rules_of(7)

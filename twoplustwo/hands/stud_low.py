@@ -19,13 +19,11 @@ of the mask of its low ranks (:data:`twoplustwo.vocab.lows.LOWEST_FIVE`).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
 
 from twoplustwo.hands.rows import as_hands, first_bad_row
-from twoplustwo.vocab.cards import CardLike, format_card, parse_cards
+from twoplustwo.vocab.cards import Cards, format_card, parse_cards
 from twoplustwo.vocab.lows import LOW_BIT, LOWEST_FIVE
 
 __all__ = ["evaluate_low", "evaluate_low_batch"]
@@ -34,7 +32,7 @@ __all__ = ["evaluate_low", "evaluate_low_batch"]
 SIZES = range(5, 8)
 
 
-def evaluate_low(cards: str | list[CardLike] | tuple[CardLike, ...] | npt.NDArray[np.integer[Any]]) -> int:
+def evaluate_low(cards: Cards) -> int:
     """The eight-or-better low of one stud hi/lo hand of 5 to 7 cards: 1..56, higher is better, 0 for none.
 
     Takes cards as :func:`~twoplustwo.evaluate` does, with the same errors.

@@ -110,19 +110,13 @@ ROLES: frozenset[str] = frozenset(
     + ["dag7/value5", "dag7/value6"]
 )
 
-# A game role: "<game>/dagN/layerK" (N = 4..7 cards, K = 1..N) or
-# "<game>/dag7/value5|6", the game a lowercase name with inner hyphens
-# ("short-deck"). Only a 7-card DAG has value arrays: a game's 5- and 6-card
-# hands may walk its first layers.
+# A game role: "<game>/dagN/layerK" (N = 4..7 cards, K = 1..N) or "<game>/dag7/value5|6" (only a 7-card
+# DAG has value arrays), the game a lowercase name with inner hyphens ("short-deck").
 _GAME_ROLE = re.compile(r"([a-z][a-z0-9]*(?:-[a-z0-9]+)*/dag([4-7]))/(?:layer([1-7])|value[56])")
 
 
 def dag_depth(dag: str) -> int:
-    """Cards per hand of the DAG ``dag``: hold'em's ``dag5`` .. ``dag7``, or a game's ``<game>/dag4`` .. ``dag7``.
-
-    >>> dag_depth("dag6"), dag_depth("badugi/dag4")
-    (6, 4)
-    """
+    """Cards per hand of the DAG ``dag`` (``dag6``: 6; ``badugi/dag4``: 4), one layer each."""
     return int(dag.rpartition("/")[2][3:])
 
 
@@ -162,12 +156,8 @@ def role_dag(role: str) -> str | None:
     if role in ROLES:
         return role.partition("/")[0]
     found = _GAME_ROLE.fullmatch(role)
-    if found is None:
-        return None
-    depth, layer = int(found.group(2)), found.group(3)
-    if (layer is None and depth != 7) or (layer is not None and int(layer) > depth):
-        return None  # value arrays are a 7-card DAG's; a DAG of N cards has N layers
-    return found.group(1)
+    n = int(found.group(2)) if found else 0
+    return found.group(1) if found and (int(found.group(3)) <= n if found.group(3) else n == 7) else None
 
 
 _FILE_KEYS = ("name", "role", "dtype", "shape", "offset", "nbytes", "sha256")

@@ -149,7 +149,9 @@ class Dags(Single):
         if h.ndim != 2 or h.itemsize != 1 or depth < 0 or depth + k not in self.sizes or k < 1:
             if self.sizes == {5, 6, 7}:
                 raise ValueError("hands must be a C-contiguous (N, k) uint8 array with depth + k in 5..7")
-            raise ValueError("hands must be a C-contiguous (N, k) uint8 array with depth + k a hand size the walker walks")
+            raise ValueError(
+                "hands must be a C-contiguous (N, k) uint8 array with depth + k a hand size the walker walks"
+            )
         if o.ndim != 1 or o.itemsize != 2 or o.shape[0] != h.shape[0]:
             raise ValueError("out must be a C-contiguous uint16 array of one entry per hand")
         if not 0 <= start < self.nodes(depth + k, depth):

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import reprlib
 
-from twoplustwo.vocab.rules.base import Rules
 from twoplustwo.vocab.rules.badugi import BADUGI_RULES
+from twoplustwo.vocab.rules.base import Rules
 from twoplustwo.vocab.rules.high import (
     HOLDEM_RULES,
     SHORT_DECK_CLASSIC_RULES,
@@ -83,7 +83,10 @@ GAMES: tuple[str, ...] = tuple(RULES)
 OMAHA_GAMES: tuple[str, ...] = ("omaha", "omaha-hilo")
 
 #: The games :func:`~twoplustwo.equity` plays (the newer games evaluate but play no equity yet).
-EQUITY_GAMES: tuple[str, ...] = (*(r.name for r in (HOLDEM_RULES, SHORT_DECK_RULES, SHORT_DECK_CLASSIC_RULES)), *OMAHA_GAMES)
+EQUITY_GAMES: tuple[str, ...] = (
+    *(r.name for r in (HOLDEM_RULES, SHORT_DECK_RULES, SHORT_DECK_CLASSIC_RULES)),
+    *OMAHA_GAMES,
+)
 
 _show = reprlib.Repr()
 _show.maxstring = 40
