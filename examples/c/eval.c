@@ -1474,14 +1474,22 @@ static void game_entry(struct parser *ps, struct game *g, const char *where) {
         }
         die("%s: games['%s'] has no categories, and section 13.1 gives none for it", where, g->name);
     }
+    if (!bad[CATEGORIES] && g->ncat == 0) {
+        /* [] (section 13: a low, said by its ranks): one nameless category, printed "-", over every value. */
+        g->cat = grow(g->cat, 0, &g->catcap, sizeof *g->cat);
+        strcpy(g->cat[0].name, "-");
+        g->cat[0].first = 1;
+        g->cat[0].last = g->values;
+        g->ncat = 1;
+    }
     uint32_t following = 1;
     for (int c = 0; !bad[CATEGORIES] && c < g->ncat; c++) {
         if (g->cat[c].first != following || g->cat[c].last < g->cat[c].first) bad[CATEGORIES] = 1;
         following = g->cat[c].last + 1;
     }
     if (bad[CATEGORIES] || g->ncat < 1 || following != g->values + 1)
-        die("%s: games['%s'].categories must be [name, first, last] lists covering the values 1..%u in order, "
-            "without a gap or an overlap, got %s", where, g->name, g->values, GOT(CATEGORIES));
+        die("%s: games['%s'].categories must be [] or [name, first, last] lists covering the values 1..%u in "
+            "order, without a gap or an overlap, got %s", where, g->name, g->values, GOT(CATEGORIES));
 #undef GOT
 }
 
