@@ -6,7 +6,7 @@ ranks, eight or lower, the ace low (straights and flushes do not count), on
 the scale :func:`~twoplustwo.describe_low` names: 1 (8-7-6-5-4) .. 56
 (5-4-3-2-A), 0 when no five qualify. Five distinct low ranks among the
 cards make the best low of their five lowest, so a hand's low is a lookup
-of the mask of its low ranks (:data:`twoplustwo.vocab.lows.LOWEST_FIVE`).
+of the mask of its low ranks (``twoplustwo.vocab.lows.LOWEST_FIVE``).
 
 >>> evaluate_low("As 2d 3c 4h 5s Kd Kh"), evaluate_low("As 2d 3c 4h 9s Kd Kh")
 (56, 0)

@@ -19,7 +19,7 @@ to high card.
 
 **Eight-or-better** (the low half of ``stud-hilo``): five distinct ranks
 of eight or lower, ace low, from 5 to 7 cards, on the 1..56 scale of
-:mod:`twoplustwo.vocab.lows` (0: no low).
+``twoplustwo.vocab.lows`` (0: no low).
 
 A low's code is its ranks in the order they decide, one hex digit each
 (0 deuce .. 12 ace), after its category's place where the family has
@@ -224,7 +224,7 @@ class DeuceToSevenRules(Rules):
 
 
 def eight_or_better(cards: Sequence[int]) -> int:
-    """The eight-or-better low of 5 to 7 cards on the 1..56 scale (:mod:`twoplustwo.vocab.lows`), 0 for none.
+    """The eight-or-better low of 5 to 7 cards on the 1..56 scale (``twoplustwo.vocab.lows``), 0 for none.
 
     The five lowest distinct ranks of eight or lower, the ace low, if there
     are five: of two such lows, the lower top card wins, then the next.
