@@ -12,7 +12,9 @@ The high games' nodes forget suits by the flush rules
 
 A node is stored as a sorted row of symbols (ranks, or cards), so that it
 does not depend on card order; packing the row into one integer gives the
-key that identifies equal nodes. Leaf values come from the game's oracle
+key that identifies equal nodes
+(:func:`~twoplustwo_builder.dag.states.row_keys`, as for the high games).
+Leaf values come from the game's oracle
 (``GameBuild.leaf``), which values rows of symbols; the bottom-up join
 (:mod:`twoplustwo_builder.dag.join`) then merges what the rows cannot tell
 apart.
@@ -32,12 +34,9 @@ import numpy as np
 import numpy.typing as npt
 
 from .games import GameBuild
-from .states import DEAD, Layer
+from .states import DEAD, Layer, row_keys
 
 __all__ = ["enumerate_plain", "node_values"]
-
-_BASE = 53  # symbols 0..51 and the row's end
-
 
 def _symbols(game: GameBuild) -> npt.NDArray[np.uint8]:
     """``(52,)``: the symbol each card adds to a node."""
@@ -57,13 +56,6 @@ def _valid(states: npt.NDArray[np.uint8], game: GameBuild) -> npt.NDArray[np.boo
     limit = 4 if game.symbols == "ranks" else 1
     valid: npt.NDArray[np.bool_] = (same < limit) & game.in_deck()
     return valid
-
-
-def _keys(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
-    key = np.zeros(len(rows), dtype=np.int64)
-    for j in range(rows.shape[1]):
-        key = key * _BASE + rows[:, j]
-    return key
 
 
 def node_values(game: GameBuild, states: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]:
@@ -93,7 +85,7 @@ def enumerate_plain(n: int, game: GameBuild, progress: Callable[[int], None] | N
             values[flat] = node_values(game, children[flat])
             layers.append(Layer(depth, states, values.reshape(-1, 52)))
             break
-        _, first, inverse = np.unique(_keys(children[flat]), return_index=True, return_inverse=True)
+        _, first, inverse = np.unique(row_keys(children[flat]), return_index=True, return_inverse=True)
         nxt = np.full(flat.shape, DEAD, dtype=np.int64)
         nxt[flat] = inverse.ravel()
         layers.append(Layer(depth, states, nxt.reshape(-1, 52)))

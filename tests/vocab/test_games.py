@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
+from tests.vocab.test_rules import ALL_GAMES, KNOWN
 from twoplustwo.cli import main
 from twoplustwo.kernels import numpy as numpy_backend
 from twoplustwo.kernels.games import resolve, walker_of
@@ -62,18 +63,6 @@ COUNTS7 = {
     },
 }
 
-ALL_GAMES = (
-    "holdem",
-    "short-deck",
-    "short-deck-classic",
-    "stud",
-    "stud-hilo",
-    "razz",
-    "lowball-27",
-    "lowball-a5",
-    "badugi",
-)
-KNOWN = "known games: " + ", ".join(ALL_GAMES)
 
 
 def outcome(call: Callable[[], Any]) -> tuple[str, str]:
@@ -585,7 +574,7 @@ def test_eval_and_enumerate_take_a_game(capsys: pytest.CaptureFixture[str]) -> N
     [
         (["eval", "--game", "short-deck", "As Ks Qs Js 2s"], "card 4 ('2s'): not in the short-deck deck"),
         (["enumerate", "--game", "short-deck", "--dead", "5c"], "dead card 0 ('5c'): not in the short-deck deck"),
-        (["eval", "--game", "razz", "As Ks Qs Js Ts"], "invalid choice: 'razz'"),
+        (["eval", "--game", "pineapple", "As Ks Qs Js Ts"], "invalid choice: 'pineapple'"),
     ],
 )
 def test_bad_game_input_is_one_error_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
