@@ -162,8 +162,7 @@ def test_all_hands_category_counts(program: Path) -> None:
     assert int(fields["total"]) == 133_784_560
     hist = histogram(7)
     by_category = {
-        name: int(hist[lo : hi + 1].sum())
-        for name, lo, hi in zip(CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST)
+        name: int(hist[lo : hi + 1].sum()) for name, lo, hi in zip(CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST)
     }
     assert counts == by_category
     seconds = float(fields["seconds"])
@@ -243,7 +242,6 @@ def test_bad_tables_are_refused(program: Path, tmp_path: Path) -> None:
     assert r.returncode == 2 and "out of range" in r.stderr and "dag5/layer3" in r.stderr
 
 
-
 @pytest.mark.parametrize("which", ["manifest", "array"])
 def test_a_fifo_in_the_set_is_refused_not_waited_on(program: Path, tmp_path: Path, which: str) -> None:
     # Checklist R10: a FIFO where a file should be would block open() forever.
@@ -257,6 +255,7 @@ def test_a_fifo_in_the_set_is_refused_not_waited_on(program: Path, tmp_path: Pat
     os.mkfifo(path)
     r = subprocess.run([str(program), str(copy)], input="As Ks Qs Js Ts\n", capture_output=True, text=True, timeout=20)
     assert r.returncode == 2 and f"{path}: not a regular file" in r.stderr, r.stderr
+
 
 def test_real_tables_check_and_verify(program: Path) -> None:
     # Every sha256 of the real set, computed by the reader's own SHA-256.
@@ -401,14 +400,28 @@ def test_conformance_vectors(program: Path) -> None:
     assert re.fullmatch(r".*vectors\.txt: 10\d\d\d hands, 0 wrong or malformed\n", r.stdout), r.stdout
 
 
-def test_razz_vectors_through_its_dag7(program: Path) -> None:
-    # Razz is a game of one 7-card DAG (section 13.3), whose entry has no categories: the reader walks it as
-    # short deck's. The draw games' 5- and 4-card DAGs are roles this reader does not know, and ignores.
-    r = run(program, "--vectors", FIXTURES / "razz-vectors.txt", "--game", "razz", TABLES)
+@pytest.mark.parametrize(("game", "count"), [("razz", 900), ("lowball-a5", 300), ("lowball-27", 300), ("badugi", 300)])
+def test_the_game_vectors_through_their_dags(program: Path, game: str, count: int) -> None:
+    # Razz walks its 7-card DAG as short deck does, the draw games their 5- and 4-card DAGs whole (section 13).
+    r = run(program, "--vectors", FIXTURES / f"{game}-vectors.txt", "--game", game, TABLES)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.endswith("razz-vectors.txt: 900 hands, 0 wrong or malformed\n"), r.stdout
-    r = run(program, "--game", "razz", TABLES, stdin="8c 6d 4h 3s Ac Kd Kh\n")
-    assert r.returncode == 0 and r.stdout == "8c 6d 4h 3s Ac Kd Kh - 6147\n", r.stdout + r.stderr
+    assert r.stdout.endswith(f"{game}-vectors.txt: {count} hands, 0 wrong or malformed\n"), r.stdout
+
+
+def test_the_new_games_hands_and_sizes(program: Path) -> None:
+    said = {
+        "razz": ("8c 6d 4h 3s Ac Kd Kh", "-"),  # an entry without categories: "-"
+        "stud": ("As 2d 3c 4h 5s Kd Kh", "straight"),  # hold'em's DAGs, by its entry's dags
+        "lowball-27": ("7c 5d 4h 3s 2c", "high_card"),
+        "badugi": ("Kc 4c 2d 3h", "three-card"),
+    }
+    for game, (hand, category) in said.items():
+        r = run(program, "--game", game, TABLES, stdin=hand + "\n")
+        assert r.returncode == 0 and r.stdout == f"{hand} {category} {evaluate(hand, game=game)}\n", r.stderr
+    r = run(program, "--game", "badugi", TABLES, stdin="As 2d 3c 4h 5s\n")
+    assert r.returncode == 1 and "5 cards, not a hand size of badugi" in r.stderr
+    r = run(program, "--all", "--game", "lowball-a5", TABLES)
+    assert r.returncode == 2 and "--all walks 7-card hands" in r.stderr
 
 
 def test_conformance_vectors_sanitized(sanitized: Path, tmp_path: Path) -> None:
@@ -686,7 +699,7 @@ def test_real_tables_check_every_game(program: Path) -> None:
     for game, verify in zip(SHORT_DECKS, (["--verify"], [])):
         r = run(program, "--check", *verify, "--game", game, TABLES)
         assert r.returncode == 0, r.stderr
-        assert "47 files" in r.stdout and ("sha256 verified" in r.stdout) == bool(verify)
+        assert "61 files" in r.stdout and ("sha256 verified" in r.stdout) == bool(verify)
         assert f"game {game}: 36 cards, values 1..1404 in 9 categories" in r.stdout
 
 
