@@ -79,16 +79,8 @@ def test_info_shows_the_dags_the_set_has_files_for(
     code, out, err = run(["info"], capsys)
     assert (code, err) == (0, "")
     rows = info_dags(out)
-    assert list(rows) == [
-        "dag5",
-        "dag6",
-        "dag7",
-        "short-deck/dag7",
-        "razz/dag7",
-        "lowball-27/dag5",
-        "lowball-a5/dag5",
-        "badugi/dag4",
-    ]
+    games = {"short-deck/dag7", "razz/dag7", "lowball-27/dag5", "lowball-a5/dag5", "badugi/dag4"}
+    assert list(rows)[:3] == ["dag5", "dag6", "dag7"] and set(list(rows)[3:]) == games
     assert rows["short-deck/dag7"][-1] == f"{dag_bytes(m)['short-deck/dag7']:,}"
     assert "short-deck-classic" not in out
 
