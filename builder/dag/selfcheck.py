@@ -28,7 +28,7 @@ import numpy.typing as npt
 from twoplustwo.hands.batch import walk
 from twoplustwo.hands.value_counts import histogram
 from twoplustwo.tables.default import load_tables
-from twoplustwo.tables.format import MANIFEST
+from twoplustwo.tables.format import MANIFEST, dag_depth
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.values import differs_from_published
 
@@ -103,6 +103,8 @@ def self_check_games(path: Path, games: Sequence[GameBuild], *, step: Callable[[
     Each game has a 7-card DAG with ``value5`` and ``value6`` arrays, and is
     a variant of :mod:`twoplustwo_builder.oracles.short_deck`, whose deck
     it has; the variants share the hands and the oracle's subset search.
+    A game with an ``oracle`` of its own (the lows, badugi) is compared with
+    it instead, and a game on hold'em's DAGs (stud) is hold'em's check's.
     """
     others = [g for g in games if g.oracle is not None and not g.holdem_dags]
     games = [g for g in games if g.oracle is None and not g.holdem_dags]
@@ -159,7 +161,7 @@ def _check_other(t: Tables, game: GameBuild, arrays: dict[str, npt.NDArray[Any]]
     assert game.oracle is not None
     for n in game.sizes:
         dag = game.dag(n)
-        depth = int(dag.rpartition("/")[2][3:])
+        depth = dag_depth(dag)
         layers = [arrays[f"{dag}/layer{k}"] for k in range(1, n + 1)]
         if n == 4:
             batches = [np.array(list(combinations(range(52), 4)), dtype=np.uint8)]
@@ -168,6 +170,9 @@ def _check_other(t: Tables, game: GameBuild, arrays: dict[str, npt.NDArray[Any]]
         else:
             batches = [_multiset_hands(n), random_hands(200_000, n, seed=20261202)]
         for hands in batches:
+            # Cards in every rotation of their order: a node is a set of cards, reached in any order.
+            for r in range(1, n):
+                hands[r::n] = np.roll(hands[r::n], r, axis=1)
             node = _walk(layers, hands)
             got = node if n == depth else arrays[f"{dag}/value{n}"][node].astype(np.int64)
             _compare(f"{dag}, {n}-card hands", got, game.oracle(hands.astype(np.int64)), hands)

@@ -13,16 +13,24 @@ class by class.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
 import twoplustwo as tp
-from twoplustwo.tables.load import Tables
+from twoplustwo.tables.default import load_tables
+from twoplustwo.tables.format import MANIFEST
+from twoplustwo.tables.load import Tables, default_path
 from twoplustwo.vocab.rules import rules_of
+from twoplustwo_builder.dag.games import BADUGI
+from twoplustwo_builder.dag.selfcheck import SelfCheckError, self_check_games
 from twoplustwo_builder.oracles import badugi, lowball, signature
 from twoplustwo_builder.testdata.hands import all_hands
 
@@ -128,3 +136,23 @@ def test_the_rules_value_every_class_as_the_oracles_do() -> None:
     assert [rules_of("badugi").value_of(h) for h in hands.tolist()] == badugi.evaluate(hands).tolist()
     for h in hands[::50].tolist():  # suits relabelled keep the value: the class is the key's
         assert rules_of("badugi").value_of([c ^ 1 for c in h]) == rules_of("badugi").value_of(h)
+
+
+def test_a_wrong_badugi_entry_fails_the_self_check(tmp_path: Path) -> None:
+    # A copy of the set whose first card 2d leads where Kc does (its sha256 updated): the self-check names the DAG.
+    t = load_tables(default_path())
+    m = json.loads(json.dumps(t.manifest))
+    for f in m["files"]:
+        os.link(t.path / f["name"], tmp_path / f["name"])
+    entry = next(f for f in m["files"] if f["role"] == "badugi/dag4/layer1")
+    layer = np.array(t.arrays["badugi/dag4/layer1"])
+    two, king = tp.parse_cards("2d Kc")
+    assert layer[two] != layer[king]
+    layer[two] = layer[king]
+    path = tmp_path / entry["name"]
+    path.unlink()
+    np.save(path, layer)
+    entry["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    (tmp_path / MANIFEST).write_text(json.dumps(m))
+    with pytest.raises(SelfCheckError, match=r"^badugi/dag4, 4-card hands: \d+ hands differ"):
+        self_check_games(tmp_path, [BADUGI])
