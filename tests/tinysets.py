@@ -50,9 +50,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.tables.format import DAGS, FORMAT_VERSION, MANIFEST, ROLES, layer_role, npy_header, parse_manifest
+from twoplustwo.tables.format import (
+    DAGS,
+    FORMAT_VERSION,
+    MANIFEST,
+    ROLES,
+    dag_depth,
+    layer_role,
+    npy_header,
+    parse_manifest,
+)
+from twoplustwo.tables.games import game_roles
 from twoplustwo.tables.load import Tables
 from twoplustwo.tables.publish import content_name, discard, new_staging, publish
+from twoplustwo.vocab.rules import rules_of
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Where every writer can stop itself, around ``publish()``.
@@ -129,11 +140,13 @@ def tiny_files(seed: int, games: tuple[str, ...] = ()) -> tuple[dict[str, Any], 
     """The tiny set as bytes, made in memory: ``(manifest, {file name: bytes})``.
 
     Its bytes depend on ``seed``, for tests that craft bundles or stage files
-    by hand. Each of ``games`` adds the 9 roles of its DAG ``<game>/dag7``.
+    by hand. Each of ``games`` adds the roles of its DAG (short deck's 9 of
+    ``<game>/dag7``, badugi's 4 of ``badugi/dag4``; stud's are hold'em's).
     """
-    parts = [f"layer{k}" for k in range(1, 8)] + ["value5", "value6"]
-    roles = sorted(ROLES) + [f"{g}/dag7/{part}" for g in games for part in parts]
-    nodes = {d: [1] * n for d, n in DAGS.items()} | {f"{g}/dag7": [1] * 7 for g in games}
+    roles = sorted(ROLES) + [r for g in games for r in game_roles(rules_of(g)) if r not in ROLES]
+    nodes = {d: [1] * n for d, n in DAGS.items()}
+    for g in games:
+        nodes |= {dag: [1] * dag_depth(dag) for dag in {rules_of(g).layout(n)[0] for n in rules_of(g).sizes}}
     entries = []
     files = {}
     for role in roles:

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from twoplustwo.hands.prefixes import Prefix, prefix
     from twoplustwo.hands.rankings import rank_hands
     from twoplustwo.hands.single import evaluate
+    from twoplustwo.hands.stud_low import evaluate_low, evaluate_low_batch
     from twoplustwo.hands.value_counts import histogram
     from twoplustwo.kernels.choice import backend
     from twoplustwo.kernels.pool import MAX_THREADS
@@ -126,6 +127,8 @@ __all__ = [
     "equity_vs_range",
     "evaluate",
     "evaluate_batch",
+    "evaluate_low",
+    "evaluate_low_batch",
     "evaluate_omaha",
     "evaluate_omaha_batch",
     "evaluate_omaha_low",
@@ -197,6 +200,8 @@ _HOME = {
     "evaluate_omaha_batch": "hands.omaha",
     "evaluate_omaha_low": "hands.omaha",
     "evaluate_omaha_low_batch": "hands.omaha",
+    "evaluate_low": "hands.stud_low",
+    "evaluate_low_batch": "hands.stud_low",
     "MAX_THREADS": "kernels.pool",
     "Prefix": "hands.prefixes",
     "prefix": "hands.prefixes",

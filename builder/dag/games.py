@@ -21,10 +21,17 @@ the lowest straight, the ace followed by the deck's four lowest ranks
 (A-2-3-4-5 in hold'em, A-6-7-8-9 in short deck). Values are dense: the
 game's distinct five-card classes, weakest first, numbered ``1..N``.
 
->>> HOLDEM.values, SHORT_DECK.values, SHORT_DECK_CLASSIC.values
-(7462, 1404, 1404)
->>> SHORT_DECK.deck[0], SHORT_DECK.dag(7), SHORT_DECK.dags
-(16, 'short-deck/dag7', (7,))
+The other families' games (the lows, badugi) take their values, and
+their scale and categories, from their own oracles in
+:mod:`twoplustwo_builder.oracles` (``lowball``, ``badugi``), and say how
+their nodes are enumerated (:attr:`GameBuild.symbols`): deuce-to-seven by
+the high games' suit rules, the ace-to-five games by ranks alone (their
+suits never matter), badugi by whole card sets.
+
+>>> HOLDEM.values, SHORT_DECK.values, SHORT_DECK_CLASSIC.values, RAZZ.values, BADUGI.values
+(7462, 1404, 1404, 6175, 1092)
+>>> SHORT_DECK.deck[0], SHORT_DECK.dag(7), SHORT_DECK.dags, BADUGI.dags, STUD.dag(7)
+(16, 'short-deck/dag7', (7,), (4,), 'dag7')
 """
 
 from __future__ import annotations
@@ -38,11 +45,34 @@ from itertools import combinations, combinations_with_replacement
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.vocab.rules.high import HOLDEM_RULES, SHORT_DECK_CLASSIC_RULES, SHORT_DECK_RULES, HighRules
+from twoplustwo.vocab.rules.badugi import BADUGI_RULES
+from twoplustwo.vocab.rules.base import Rules
+from twoplustwo.vocab.rules.high import (
+    HOLDEM_RULES,
+    SHORT_DECK_CLASSIC_RULES,
+    SHORT_DECK_RULES,
+    STUD_HILO_RULES,
+    STUD_RULES,
+    HighRules,
+)
+from twoplustwo.vocab.rules.low import LOWBALL_27_RULES, LOWBALL_A5_RULES, RAZZ_RULES
 
-from ..oracles import signature
+from ..oracles import badugi, lowball, signature
 
-__all__ = ["BUILDS", "HOLDEM", "SHORT_DECK", "SHORT_DECK_CLASSIC", "GameBuild", "rules_table"]
+__all__ = [
+    "BADUGI",
+    "BUILDS",
+    "HOLDEM",
+    "LOWBALL_27",
+    "LOWBALL_A5",
+    "RAZZ",
+    "SHORT_DECK",
+    "SHORT_DECK_CLASSIC",
+    "STUD",
+    "STUD_HILO",
+    "GameBuild",
+    "rules_table",
+]
 
 _RANKS = "23456789TJQKA"
 
@@ -62,23 +92,44 @@ class GameBuild:
     7-card hand with their values; without it they follow from the rules'
     order by :func:`rules_table`. ``known_counts`` are seven-card category
     counts known from elsewhere, which the self-check compares the tables with.
+
+    A game of another family gives ``scale`` (its value count and
+    categories, by its oracle), ``words`` (its ranking in words) and
+    ``symbols``, how its nodes are enumerated: ``"suits"`` by the high
+    games' suit rules (:mod:`~twoplustwo_builder.dag.states`, leaf values
+    from ``leaf_table``'s signatures), ``"ranks"`` as rank multisets (a game
+    whose suits never matter) or ``"cards"`` as whole card sets
+    (:mod:`~twoplustwo_builder.dag.plain_states`), leaf values from ``leaf``,
+    which values rows of ranks or of cards. ``oracle`` values an ``(N, k)``
+    array of hands, which the self-check compares the tables with.
     """
 
-    rules: HighRules
+    rules: Rules
     leaf_table: Callable[[], SignatureTable] | None = None
     known_counts: tuple[tuple[str, int], ...] = ()
+    symbols: str = "suits"
+    leaf: Callable[[npt.NDArray[np.int64]], npt.NDArray[np.uint16]] | None = None
+    scale: Callable[[], tuple[int, list[tuple[str, int, int]]]] | None = None
+    words: str = ""
+    oracle: Callable[[npt.NDArray[np.int64]], npt.NDArray[np.uint16]] | None = None
 
     @property
     def name(self) -> str:
         return self.rules.name
 
     @property
+    def high(self) -> HighRules:
+        """The rules of a best-five-high game (the others have no lowest rank or category order)."""
+        assert isinstance(self.rules, HighRules), f"{self.name} is no best-five-high game"
+        return self.rules
+
+    @property
     def low_rank(self) -> int:
-        return self.rules.low_rank
+        return self.high.low_rank
 
     @property
     def order(self) -> tuple[str, ...]:
-        return self.rules.order
+        return self.high.order
 
     @property
     def sizes(self) -> tuple[int, ...]:
@@ -98,6 +149,11 @@ class GameBuild:
         """``(52,)``: which card ints belong to the deck."""
         return np.isin(np.arange(52), self.deck)
 
+    @property
+    def holdem_dags(self) -> bool:
+        """Whether the game's hands walk hold'em's DAGs (stud): nothing of its own to build or check."""
+        return all(self.dag(n) == f"dag{n}" for n in self.sizes)
+
     def dag(self, n: int) -> str:
         """Name of the DAG an ``n``-card hand of the game walks, the start of its roles."""
         return self.rules.layout(n)[0]
@@ -112,10 +168,14 @@ class GameBuild:
     @property
     def values(self) -> int:
         """How many distinct values hands of this game take, by the builder's own count."""
+        if self.scale is not None:
+            return self.scale()[0]
         return len(_classes(self.low_rank, self.order)[2])
 
     def categories(self) -> list[tuple[str, int, int]]:
         """``(category, first value, last value)`` per category, weakest first, by the builder's own count."""
+        if self.scale is not None:
+            return self.scale()[1]
         ranges: dict[str, list[int]] = {}
         for v, name in enumerate(_classes(self.low_rank, self.order)[2], start=1):
             ranges.setdefault(name, [v, v])[1] = v
@@ -123,7 +183,9 @@ class GameBuild:
 
     @property
     def ranking(self) -> str:
-        """The category order and the lowest straight, in words."""
+        """The category order and the lowest straight, in words (another family's: its own words)."""
+        if self.words:
+            return self.words
         low = "-".join(_RANKS[r] for r in (12, *range(self.low_rank, self.low_rank + 4)))
         return " < ".join(self.order) + f"; {low} is the lowest straight"
 
@@ -240,5 +302,60 @@ SHORT_DECK = GameBuild(SHORT_DECK_RULES, known_counts=_SHORT_DECK_COUNTS)
 #: Short deck, classic rules: a flush beats a full house, a straight three of a kind.
 SHORT_DECK_CLASSIC = GameBuild(SHORT_DECK_CLASSIC_RULES, known_counts=_SHORT_DECK_COUNTS)
 
+#: Seven-card stud and stud hi/lo: hold'em's DAGs (the high; the low needs no tables).
+STUD = GameBuild(STUD_RULES, leaf_table=signature.table)
+STUD_HILO = GameBuild(STUD_HILO_RULES, leaf_table=signature.table)
+
+
+def _a5_leaf(ranks: npt.NDArray[np.int64]) -> npt.NDArray[np.uint16]:
+    return lowball.evaluate_a5(ranks * 4)  # rows of ranks, as cards of one suit: suits never matter
+
+
+_A5_WORDS = "ace-to-five: the ace low, straights and flushes ignored, the worst poker hand of five wins"
+
+#: Razz: ace-to-five of 5 to 7 cards, nodes by ranks.
+RAZZ = GameBuild(
+    RAZZ_RULES, symbols="ranks", leaf=_a5_leaf, scale=lowball.a5_scale, words=_A5_WORDS, oracle=lowball.evaluate_a5
+)
+
+#: Ace-to-five lowball: five cards, nodes by ranks.
+LOWBALL_A5 = GameBuild(
+    LOWBALL_A5_RULES,
+    symbols="ranks",
+    leaf=_a5_leaf,
+    scale=lowball.a5_scale,
+    words=_A5_WORDS,
+    oracle=lowball.evaluate_a5,
+)
+
+#: Deuce-to-seven lowball: five cards, nodes by the high games' suit rules, leaves by signature.
+LOWBALL_27 = GameBuild(
+    LOWBALL_27_RULES,
+    leaf_table=lowball.deuce_to_seven_table,
+    scale=lowball.deuce_to_seven_scale,
+    words="deuce-to-seven: the ace only high, straights and flushes count, the worst poker hand of five wins",
+    oracle=lowball.evaluate_27,
+)
+
+#: Badugi: four cards, nodes by card sets.
+BADUGI = GameBuild(
+    BADUGI_RULES,
+    symbols="cards",
+    leaf=badugi.evaluate,
+    scale=badugi.scale,
+    words="badugi: the most cards of distinct ranks and suits, then the lowest, the ace low",
+    oracle=badugi.evaluate,
+)
+
 #: Every game the builder builds, in build order.
-BUILDS: tuple[GameBuild, ...] = (HOLDEM, SHORT_DECK, SHORT_DECK_CLASSIC)
+BUILDS: tuple[GameBuild, ...] = (
+    HOLDEM,
+    SHORT_DECK,
+    SHORT_DECK_CLASSIC,
+    STUD,
+    STUD_HILO,
+    RAZZ,
+    LOWBALL_27,
+    LOWBALL_A5,
+    BADUGI,
+)

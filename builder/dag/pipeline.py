@@ -22,6 +22,7 @@ from twoplustwo.tables.format import MANIFEST, layer_role
 from .games import BUILDS, HOLDEM, GameBuild
 from .join import join_layers
 from .order import hot_first
+from .plain_states import enumerate_plain, node_values
 from .selfcheck import self_check, self_check_games
 from .states import enumerate_states, hand_values
 from .write import discard, new_staging, publish, smallest_dtype, stage
@@ -77,11 +78,16 @@ def build_game_dag(game: GameBuild, n: int, report: BuildReport, bar: tqdm) -> d
     dag = game.dag(n)
     in_deck = game.in_deck()
     t0 = time.perf_counter()
-    layers = enumerate_states(n, progress=lambda _: bar.update(), game=game)
+    plain = game.symbols != "suits"
+    if plain:
+        layers = enumerate_plain(n, game, progress=lambda _: bar.update())
+    else:
+        layers = enumerate_states(n, progress=lambda _: bar.update(), game=game)
     t1 = time.perf_counter()
     carried = {}
     if n == 7:
-        carried = {d: hand_values(layers[d].states, game).astype(np.int64) for d in (5, 6)}
+        value_of = node_values if plain else (lambda g, s: hand_values(s, g))
+        carried = {d: value_of(game, layers[d].states).astype(np.int64) for d in (5, 6)}
     tables, values = join_layers(layers, carried, progress=lambda _: bar.update(), in_deck=in_deck)
     tables, values = hot_first(tables, values, in_deck)
     t2 = time.perf_counter()
@@ -135,7 +141,7 @@ def build(
             report.seconds["self-check"] = time.perf_counter() - t0
             others = [g for g in BUILDS if g is not HOLDEM]
             t0 = time.perf_counter()
-            with tqdm(total=3, desc="self-check, other games", disable=disable, file=sys.stderr) as bar:
+            with tqdm(total=3 + len(others), desc="self-check, other games", disable=disable, file=sys.stderr) as bar:
                 self_check_games(staging, others, step=lambda _: bar.update())
             report.seconds["self-check other games"] = time.perf_counter() - t0
         publish(staging)
@@ -156,9 +162,11 @@ def _manifest_info(report: BuildReport) -> dict[str, Any]:
             "twoplustwo": twoplustwo.__version__,
             "parameters": {
                 "suit_rule": "a suit is kept at depth k of an n-card DAG while it has at "
-                "least k + 5 - n cards; after five of a suit the others are dropped",
-                "leaf_oracle": "hold'em: twoplustwo_builder.oracles.signature; other games: "
-                "twoplustwo_builder.dag.games.rules_table",
+                "least k + 5 - n cards; after five of a suit the others are dropped (razz and "
+                "ace-to-five: nodes are rank multisets; badugi: nodes are card sets)",
+                "leaf_oracle": "hold'em: twoplustwo_builder.oracles.signature; short deck: "
+                "twoplustwo_builder.dag.games.rules_table; the lows: twoplustwo_builder.oracles.lowball; "
+                "badugi: twoplustwo_builder.oracles.badugi",
                 "node_order": "each depth's nodes numbered by falling count of card sets reaching them",
                 "join": "bottom-up row hashing at every depth; dead entries filled from "
                 "the same rank in another suit; on the last layer, rows that agree "

@@ -6,14 +6,19 @@ with the DAG: every 5-card hand against the plain categoriser, the 5-, 6-
 and 7-card category counts over every hand against the published figures,
 and random 7-card hands in random card order against two oracles.
 
-Other games' tables, which the runtime loads and verifies but does not
-evaluate, are compared, every 5-, 6- and 7-card hand of the deck, with the
-game's oracle; their seven-card category counts with any known ones.
+Other games' tables are compared with the game's oracle: short deck's on
+every 5-, 6- and 7-card hand of its deck, with their seven-card category
+counts checked against any known ones; the games of other families
+(:attr:`GameBuild.oracle <twoplustwo_builder.dag.games.GameBuild.oracle>`)
+on every hand of 4 or 5 cards, and for 6 and 7 cards on every rank multiset
+and random hands in random card order. Games that walk hold'em's DAGs
+(stud) have nothing of their own to check.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import combinations, combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +28,7 @@ import numpy.typing as npt
 from twoplustwo.hands.batch import walk
 from twoplustwo.hands.value_counts import histogram
 from twoplustwo.tables.default import load_tables
-from twoplustwo.tables.format import MANIFEST
+from twoplustwo.tables.format import MANIFEST, dag_depth
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.values import differs_from_published
 
@@ -98,7 +103,16 @@ def self_check_games(path: Path, games: Sequence[GameBuild], *, step: Callable[[
     Each game has a 7-card DAG with ``value5`` and ``value6`` arrays, and is
     a variant of :mod:`twoplustwo_builder.oracles.short_deck`, whose deck
     it has; the variants share the hands and the oracle's subset search.
+    A game with an ``oracle`` of its own (the lows, badugi) is compared with
+    it instead, and a game on hold'em's DAGs (stud) is hold'em's check's.
     """
+    others = [g for g in games if g.oracle is not None and not g.holdem_dags]
+    games = [g for g in games if g.oracle is None and not g.holdem_dags]
+    if others:
+        t = load_tables(path, verify=True)
+        for game in others:
+            (step or (lambda _: None))(game.name)
+            _check_other(t, game, _game_arrays(t, game))
     if not games:
         return
     if any(game.deck != tuple(short_deck.DECK) for game in games):
@@ -129,3 +143,36 @@ def self_check_games(path: Path, games: Sequence[GameBuild], *, step: Callable[[
                 total = int(counts[first : last + 1].sum())
                 if total != count:
                     raise SelfCheckError(f"{dag}: {total:,} seven-card hands are a {name}, not {count:,}")
+
+
+def _multiset_hands(k: int) -> npt.NDArray[np.uint8]:
+    """A hand of every rank multiset of ``k`` cards (at most four of a rank), suits dealt in turn."""
+    rows = [
+        [r * 4 + i % 4 for i, r in enumerate(ranks)]
+        for ranks in combinations_with_replacement(range(13), k)
+        if max(ranks.count(r) for r in ranks) <= 4
+    ]
+    return np.array(rows, dtype=np.uint8)
+
+
+def _check_other(t: Tables, game: GameBuild, arrays: dict[str, npt.NDArray[Any]]) -> None:
+    """Compare a game of another family with its oracle: every hand of 4 or 5 cards, else every rank multiset
+    and random hands in random order."""
+    assert game.oracle is not None
+    for n in game.sizes:
+        dag = game.dag(n)
+        depth = dag_depth(dag)
+        layers = [arrays[f"{dag}/layer{k}"] for k in range(1, n + 1)]
+        if n == 4:
+            batches = [np.array(list(combinations(range(52), 4)), dtype=np.uint8)]
+        elif n == 5:
+            batches = list(all_hands(5))
+        else:
+            batches = [_multiset_hands(n), random_hands(200_000, n, seed=20261202)]
+        for hands in batches:
+            # Cards in every rotation of their order: a node is a set of cards, reached in any order.
+            for r in range(1, n):
+                hands[r::n] = np.roll(hands[r::n], r, axis=1)
+            node = _walk(layers, hands)
+            got = node if n == depth else arrays[f"{dag}/value{n}"][node].astype(np.int64)
+            _compare(f"{dag}, {n}-card hands", got, game.oracle(hands.astype(np.int64)), hands)

@@ -47,7 +47,7 @@ import numpy.typing as npt
 from ..oracles import signature
 from .games import HOLDEM, GameBuild
 
-__all__ = ["DEAD", "PAD", "SUITLESS", "Layer", "enumerate_states", "hand_values"]
+__all__ = ["DEAD", "PAD", "SUITLESS", "Layer", "enumerate_states", "hand_values", "row_keys"]
 
 SUITLESS = 52  # symbol 52 + rank: a card whose suit no longer matters
 PAD = 65  # a dropped card; sorts after every real symbol
@@ -139,7 +139,8 @@ def _canonical(rows: npt.NDArray[np.uint8], n: int) -> npt.NDArray[np.uint8]:
     return out
 
 
-def _keys(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+def row_keys(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """One integer per row of symbols (each under 66), equal exactly where the rows are."""
     key = np.zeros(len(rows), dtype=np.int64)
     for j in range(rows.shape[1]):
         key = key * _BASE + rows[:, j]
@@ -218,7 +219,7 @@ def enumerate_states(
             break
         flat = valid.ravel()
         canon = _canonical(_children(states)[flat], n)
-        _, first, inverse = np.unique(_keys(canon), return_index=True, return_inverse=True)
+        _, first, inverse = np.unique(row_keys(canon), return_index=True, return_inverse=True)
         nxt = np.full(flat.shape, DEAD, dtype=np.int64)
         nxt[flat] = inverse.ravel()
         layers.append(Layer(depth, states, nxt.reshape(-1, 52)))

@@ -21,7 +21,7 @@ from twoplustwo.tables.format import TableError
 from twoplustwo.tables.load import default_path
 
 from .cases import CASES, Case, cases_json
-from .vectors import tiny_vectors_text, vectors_text
+from .vectors import GAME_VECTORS, game_vectors_text, tiny_vectors_text, vectors_text
 
 __all__ = ["generate", "main", "readme_text"]
 
@@ -41,6 +41,7 @@ conformance/
   cases/NAME/        one table set per case: manifest.json and its files
   tiny-vectors.txt   hands and the values a walk of cases/valid gives
   vectors.txt        {n_vectors:,} hands and their values for the real tables
+  <game>-vectors.txt hands of razz, lowball-a5, lowball-27 and badugi and their values (section 13)
 ```
 
 ## Running the cases
@@ -119,6 +120,14 @@ table set; each was computed with the runtime (`twoplustwo.evaluate_batch`)
 on the tables in `tables/` and checked, when written, against an
 independent evaluator (`twoplustwo_builder.oracles.categoriser`).
 
+`razz-vectors.txt`, `lowball-a5-vectors.txt`, `lowball-27-vectors.txt` and
+`badugi-vectors.txt` hold random hands of each size the game values (5 to 7
+cards in razz, 5 in the lowballs, 4 in badugi) in the same layout, their
+values on the game's scale (section 13), computed with the runtime
+(`evaluate_batch(..., game=...)`) and checked, when written, against the
+builder's oracles of those games (`twoplustwo_builder.oracles.lowball`,
+`badugi`).
+
 ## The cases
 
 | case | expect | damage |
@@ -187,6 +196,7 @@ def generate(out: Path, tables: Path) -> int:
             "cases.json": cases_json(),
             "tiny-vectors.txt": tiny_vectors_text(),
             "vectors.txt": vectors,
+            **{f"{game}-vectors.txt": game_vectors_text(tables, game) for game in GAME_VECTORS},
         }
         for name, text in top.items():
             (tmp / name).write_bytes(text.encode("utf-8"))

@@ -16,10 +16,10 @@ from twoplustwo.tables.default import load_tables
 from twoplustwo.vocab.cards import RANKS, SUITS, parse_cards
 from twoplustwo.vocab.values import N_VALUES
 
-from ..oracles import categoriser
+from ..oracles import badugi, categoriser, lowball
 from .tinyset import tiny_value
 
-__all__ = ["VECTOR_HANDS", "tiny_vectors_text", "vector_hands", "vectors_text"]
+__all__ = ["GAME_VECTORS", "VECTOR_HANDS", "game_vectors_text", "tiny_vectors_text", "vector_hands", "vectors_text"]
 
 #: Hands of each size (5, 6 and 7 cards) in vectors.txt, after the fixed ones.
 VECTOR_HANDS = 3334
@@ -120,6 +120,43 @@ def vectors_text(tables: Path) -> str:
         if parse_cards(text) != h or not 1 <= v <= N_VALUES:
             raise RuntimeError(f"vector {text!r} -> {v} does not parse back to {h} or is no value")
         lines.append(f"{text}\t{v}\n")
+    return "".join(lines)
+
+
+#: The games of ``<game>-vectors.txt`` (section 13 of the spec), each with its builder oracle and hand sizes.
+GAME_VECTORS = {
+    "razz": (lowball.evaluate_a5, (5, 6, 7)),
+    "lowball-a5": (lowball.evaluate_a5, (5,)),
+    "lowball-27": (lowball.evaluate_27, (5,)),
+    "badugi": (badugi.evaluate, (4,)),
+}
+
+
+def game_vectors_text(tables: Path, game: str, each: int = 300) -> str:
+    """``<game>-vectors.txt``: ``each`` random hands of each of the game's sizes and their values on the real
+    tables at ``tables``; raise if the runtime and the game's builder oracle disagree anywhere."""
+    oracle, sizes = GAME_VECTORS[game]
+    t = load_tables(tables)
+    rng = _Rng(20261202)
+    lines = [
+        f"# twoplustwo conformance vectors of the game {game} (spec/README.md, section 13), format version 1.\n",
+        "# As vectors.txt: the cards, a tab, and the hand's value on the game's scale.\n",
+    ]
+    for n in sizes:
+        hands = np.array([_draw(list(range(52)), n, rng) for _ in range(each)])
+        got = evaluate_batch(hands, game=game, tables=t)
+        want = oracle(hands)
+        if not np.array_equal(got, want):
+            j = int(np.flatnonzero(got != want)[0])
+            raise RuntimeError(
+                f"{tables}: {game} hand {hands[j].tolist()} is {int(got[j])} by the tables but "
+                f"{int(want[j])} by the oracle: no vectors written"
+            )
+        for h, v in zip(hands.tolist(), got.tolist()):
+            text = " ".join(_spell(c, rng) for c in h)
+            if parse_cards(text) != h:
+                raise RuntimeError(f"vector {text!r} does not parse back to {h}")
+            lines.append(f"{text}\t{v}\n")
     return "".join(lines)
 
 

@@ -9,9 +9,9 @@
  * damaged set, can leave the maps) and then evaluates hands.
  *
  * It knows every role of format version 1: hold'em's 20, and the game roles
- * <game>/dag7/layer1..7, <game>/dag7/value5 and value6 of the other games a
- * set holds (short deck: section 13). Every listed game role is checked like
- * hold'em's (its fields, its length against nodes["<game>/dag7"], the range
+ * <game>/dagN/layer1..N (N = 4..7), <game>/dag7/value5 and value6 of the other
+ * games a set holds (section 13). Every listed game role is checked like
+ * hold'em's (its fields, its length against nodes["<game>/dagN"], the range
  * of its node entries) and mapped, whichever game is evaluated.
  *
  *   eval [--verify] [--game NAME] [--dag7] [TABLES_DIR] < hands.txt
@@ -26,9 +26,11 @@
  *       dag7/value5, value6.
  *
  *   --game NAME (default holdem) evaluates another game of the set, such as
- *       short-deck or short-deck-classic (section 13): its hands walk the
- *       first 5, 6 or 7 layers of <game>/dag7, and 5- and 6-card hands look
- *       the node up in <game>/dag7/value5 or value6. The game's deck, hand
+ *       short-deck or razz (section 13): its hands walk the first 5, 6 or 7
+ *       layers of <game>/dag7, and 5- and 6-card hands look the node up in
+ *       <game>/dag7/value5 or value6; a game of a smaller DAG <game>/dagN
+ *       (lowball-27/dag5, badugi/dag4) walks all of it with N cards, and a
+ *       game whose entry names hold'em's dag7 (stud) walks hold'em's DAGs. The game's deck, hand
  *       sizes, values (1..N) and categories come from the manifest's
  *       games[NAME] entry, checked on load (section 13; hold'em never reads
  *       it, its values and categories are section 7's). A card outside the
@@ -157,7 +159,7 @@ static const uint64_t STRENGTH_LENGTH[NSTRENGTH] = {
 };
 enum { RIVER_WINS, RIVER_TIES, TURN_SUM, TURN_SUM2, FLOP_SUM, FLOP_SUM2, FLOP_HIST, PRE_SUM, PRE_SUM2, PRE_HIST };
 
-/* A game role is "<game>/dag7/" and one of these: layers 0..6, values 7, 8. */
+/* A game role is "<game>/dagN/" (N = 4..7) and one of these: layers 0..N-1, values 7, 8 (a dag7's only). */
 static const char *const GAME_ROLE[GAME_ROLES] = {
     "layer1", "layer2", "layer3", "layer4", "layer5", "layer6", "layer7", "value5", "value6",
 };
@@ -442,11 +444,13 @@ struct entry {
     int width;            /* bytes per entry, once checked */
 };
 
-/* Another game's DAG "<game>/dag7", made by the first of its roles listed. */
+/* Another game's DAG "<game>/dagN", made by the first of its roles listed. */
 struct gdag {
     char game[MAX_STR];
-    int role[GAME_ROLES]; /* its files[] entries: indices into manifest.gr, -1 if not listed */
-    uint64_t nodes[7];    /* nodes["<game>/dag7"], once checked */
+    char dag[MAX_STR + 8]; /* "<game>/dagN" */
+    int depth;             /* N: the cards of the hands that walk all of it */
+    int role[GAME_ROLES];  /* its files[] entries: indices into manifest.gr, -1 if not listed */
+    uint64_t nodes[7];     /* nodes["<game>/dagN"], once checked */
 };
 
 /* One listed game role. */
@@ -514,29 +518,35 @@ static int game_name_ok(const char *s, size_t n) {
 
 /* Which GAME_ROLE a role "<game>/dag7/..." is, with its game's name length;
  * -1 for any other role. */
-static int game_role(const struct jstr *s, size_t *game_len) {
+static int game_role(const struct jstr *s, size_t *game_len, int *depth) {
     const char *slash;
     if (s->nul || s->len >= MAX_STR || !(slash = strchr(s->s, '/'))) return -1;
-    if (!game_name_ok(s->s, (size_t)(slash - s->s)) || strncmp(slash, "/dag7/", 6)) return -1;
+    if (!game_name_ok(s->s, (size_t)(slash - s->s)) || strncmp(slash, "/dag", 4) || slash[4] < '4' ||
+        slash[4] > '7' || slash[5] != '/')
+        return -1;
+    int n = slash[4] - '0';
     for (int i = 0; i < GAME_ROLES; i++) {
-        if (!strcmp(slash + 6, GAME_ROLE[i])) {
+        if (!strcmp(slash + 6, GAME_ROLE[i]) && (i < 7 ? i < n : n == 7)) {
             *game_len = (size_t)(slash - s->s);
+            *depth = n;
             return i;
         }
     }
     return -1;
 }
 
-/* The DAG of game[0..len), added if it is new. */
-static int gdag_index(struct manifest *m, const char *game, size_t len) {
+/* The DAG "<game[0..len)>/dag<depth>", added if it is new. */
+static int gdag_index(struct manifest *m, const char *game, size_t len, int depth) {
     struct gdag *g;
     for (int d = 0; d < m->ng; d++)
-        if (strlen(m->g[d].game) == len && !memcmp(m->g[d].game, game, len)) return d;
+        if (strlen(m->g[d].game) == len && !memcmp(m->g[d].game, game, len) && m->g[d].depth == depth) return d;
     m->g = grow(m->g, m->ng, &m->gcap, sizeof *m->g);
     g = &m->g[m->ng];
     memset(g, 0, sizeof *g);
     memcpy(g->game, game, len);
     g->game[len] = '\0';
+    g->depth = depth;
+    snprintf(g->dag, sizeof g->dag, "%s/dag%d", g->game, depth);
     for (int w = 0; w < GAME_ROLES; w++) g->role[w] = -1;
     return m->ng++;
 }
@@ -622,12 +632,12 @@ static void file_object(struct parser *ps, struct manifest *m, int index) {
                  role.kind == MISSING ? "nothing" : got);
         return;
     }
-    int r = role_index(&role), d = -1, which = -1, st = -1;
+    int r = role_index(&role), d = -1, which = -1, st = -1, depth = 0;
     size_t game_len = 0;
     if (r < 0) {
-        which = game_role(&role, &game_len);
+        which = game_role(&role, &game_len, &depth);
         if (which < 0 && (st = strength_role(&role)) < 0) return; /* a role of a later version: not ours to read */
-        if (which >= 0) d = gdag_index(m, role.s, game_len);
+        if (which >= 0) d = gdag_index(m, role.s, game_len, depth);
     }
     if (r >= 0 ? m->e[r].present : st >= 0 ? m->s[st].present : m->g[d].role[which] >= 0) {
         snprintf(m->error, sizeof m->error, "%s: role '%s' appears twice", ps->where, role.s);
@@ -891,17 +901,16 @@ static void check_manifest(struct manifest *m, const char *where) {
      * length of each listed role (section 4), even when evaluating hold'em. */
     for (int d = 0; d < m->ng; d++) {
         struct gdag *g = &m->g[d];
-        char key[MAX_STR + 8];
+        const char *key = g->dag;
         int count, kind;
-        snprintf(key, sizeof key, "%s/dag7", g->game);
         game_nodes(m, key, where, g->nodes, &count, &kind);
-        if (kind != GOOD || count != 7 || g->nodes[0] != 1)
-            die("%s: nodes['%s'] must list 7 node counts, integers 1..2**53-1 starting with 1 (the root), for the "
-                "roles %s/...", where, key, key);
+        if (kind != GOOD || count != g->depth || g->nodes[0] != 1)
+            die("%s: nodes['%s'] must list %d node counts, integers 1..2**53-1 starting with 1 (the root), for the "
+                "roles %s/...", where, key, g->depth, key);
         for (int w = 0; w < GAME_ROLES; w++) {
             const struct grole *r = g->role[w] >= 0 ? &m->gr[g->role[w]] : NULL;
             if (!r) continue;
-            if (w < 7 && r->e.length.v != g->nodes[w] * 52)
+            if (w < g->depth && r->e.length.v != g->nodes[w] * 52)
                 die("%s: %s has %llu entries, expected %llu (shape; nodes['%s'][%d] = %llu nodes x 52 cards)", where,
                     r->role, (unsigned long long)r->e.length.v, (unsigned long long)(g->nodes[w] * 52), key, w,
                     (unsigned long long)g->nodes[w]);
@@ -958,16 +967,18 @@ struct category {
 struct game {
     const char *name;
     int holdem;
+    int on_holdem;                 /* another game whose entry names hold'em's DAGs (stud): walked as hold'em */
     int gdag;                      /* another game: its DAG, manifest.g[gdag]; -1 for hold'em */
-    char dag[MAX_STR + 8];         /* "dag7" or "<game>/dag7" */
+    int depth;                     /* the cards of the hands that walk all of its DAG: 7, or 5, or 4 */
+    char dag[MAX_STR + 8];         /* "dag7" or "<game>/dagN" */
     uint64_t deck;                 /* one bit per card of the deck */
     int ndeck, cards[52];          /* the deck's cards, increasing */
     int sizes;                     /* bit n set: the game evaluates n-card hands */
     uint32_t values;               /* its values are 1..values */
     int ncat, catcap;
     struct category *cat;          /* weakest first, from 1 to values without a gap */
-    const struct array *layer[7];  /* the 7-card DAG */
-    const struct array *value[2];  /* its value5 and value6 */
+    const struct array *layer[7];  /* the DAG: 7 layers, or depth */
+    const struct array *value[2];  /* a 7-card DAG's value5 and value6 */
     const struct array *own[2];    /* hold'em: dag5/layer1 and dag6/layer1, the first of their DAG's layers */
 };
 
@@ -1186,7 +1197,7 @@ static void range_check(const struct tables *t, const struct game *g) {
     for (int i = 0; i < t->m.ngr; i++) {
         const struct grole *r = &t->m.gr[i];
         const struct gdag *gd = &t->m.g[r->dag];
-        if (r->which < 6)
+        if (r->which < gd->depth - 1)
             check_range(&t->gf[i].a, gd->nodes[r->which + 1], 0, t->gf[i].path, r->role, gd->game);
         else if (r->dag == g->gdag)
             check_range(&t->gf[i].a, (uint64_t)g->values + 1, 1, t->gf[i].path, r->role, gd->game);
@@ -1398,6 +1409,7 @@ static void game_entry(struct parser *ps, struct game *g, const char *where) {
                         str_value(ps, &d);
                         if (d.kind != GOOD) bad[DAGS] = 1;
                         else if (!d.nul && d.len < MAX_STR && !strcmp(d.s, g->dag)) has_dag = 1;
+                        else if (!d.nul && g->gdag < 0 && !strcmp(d.s, "dag7")) g->on_holdem = 1;
                         if (peek(ps) == ',') { ps->p++; continue; }
                         break;
                     }
@@ -1445,18 +1457,22 @@ static void game_entry(struct parser *ps, struct game *g, const char *where) {
         g->cards[i] = (int)deck[i];
         g->deck |= (uint64_t)1 << deck[i];
     }
-    /* sizes: hand sizes among 5, 6, 7 (the DAG's and its value arrays'), increasing. */
+    /* sizes: hand sizes among 4..7 that the game's DAG walks (all of it, or a dag7's first 5 or 6 layers and
+     * its value arrays), increasing. */
+    uint64_t depth = g->on_holdem ? 7 : (uint64_t)g->depth;
     for (int i = 0; !bad[SIZES] && i < nsizes && i < 4; i++)
-        if (sizes[i] < 5 || sizes[i] > 7 || (i && sizes[i] <= sizes[i - 1])) bad[SIZES] = 1;
-    if (!seen[SIZES] || bad[SIZES] || nsizes < 1 || nsizes > 3)
-        die("%s: games['%s'].sizes must list hand sizes from 5, 6, 7, increasing, such as [5, 6, 7], got %s", where,
-            g->name, GOT(SIZES));
+        if (sizes[i] < 4 || sizes[i] > depth || (sizes[i] < depth && (depth != 7 || sizes[i] < 5)) ||
+            (i && sizes[i] <= sizes[i - 1]))
+            bad[SIZES] = 1;
+    if (!seen[SIZES] || bad[SIZES] || nsizes < 1 || nsizes > 4)
+        die("%s: games['%s'].sizes must list hand sizes its DAG %s walks, increasing, such as [5, 6, 7], got %s",
+            where, g->name, g->on_holdem ? "dag7" : g->dag, GOT(SIZES));
     for (int i = 0; i < nsizes; i++) g->sizes |= 1 << sizes[i];
     if (values.kind != GOOD || values.v < 1 || values.v > MAX_GAME_VALUES)
         die("%s: games['%s'].values must be an integer from 1 to %d (this reader's limit), got %s", where, g->name,
             MAX_GAME_VALUES, GOT(VALUES));
     g->values = (uint32_t)values.v;
-    if (!seen[DAGS] || bad[DAGS] || !has_dag)
+    if (!seen[DAGS] || bad[DAGS] || (!has_dag && !g->on_holdem))
         die("%s: games['%s'].dags must be a list of strings holding '%s', got %s", where, g->name, g->dag,
             GOT(DAGS));
     if (!seen[CATEGORIES]) {
@@ -1474,14 +1490,22 @@ static void game_entry(struct parser *ps, struct game *g, const char *where) {
         }
         die("%s: games['%s'] has no categories, and section 13.1 gives none for it", where, g->name);
     }
+    if (!bad[CATEGORIES] && g->ncat == 0) {
+        /* [] (section 13: a low, said by its ranks): one nameless category, printed "-", over every value. */
+        g->cat = grow(g->cat, 0, &g->catcap, sizeof *g->cat);
+        strcpy(g->cat[0].name, "-");
+        g->cat[0].first = 1;
+        g->cat[0].last = g->values;
+        g->ncat = 1;
+    }
     uint32_t following = 1;
     for (int c = 0; !bad[CATEGORIES] && c < g->ncat; c++) {
         if (g->cat[c].first != following || g->cat[c].last < g->cat[c].first) bad[CATEGORIES] = 1;
         following = g->cat[c].last + 1;
     }
     if (bad[CATEGORIES] || g->ncat < 1 || following != g->values + 1)
-        die("%s: games['%s'].categories must be [name, first, last] lists covering the values 1..%u in order, "
-            "without a gap or an overlap, got %s", where, g->name, g->values, GOT(CATEGORIES));
+        die("%s: games['%s'].categories must be [] or [name, first, last] lists covering the values 1..%u in "
+            "order, without a gap or an overlap, got %s", where, g->name, g->values, GOT(CATEGORIES));
 #undef GOT
 }
 
@@ -1498,6 +1522,7 @@ static void choose_game(const struct manifest *m, const char *name, const char *
     if (!strcmp(name, HOLDEM)) {
         /* Sections 6 and 7: a reader of hold'em never reads games. */
         g->holdem = 1;
+        g->depth = 7;
         strcpy(g->dag, "dag7");
         g->ndeck = 52;
         for (int c = 0; c < 52; c++) g->cards[c] = c;
@@ -1515,24 +1540,32 @@ static void choose_game(const struct manifest *m, const char *name, const char *
     }
     shown(shown_name, sizeof shown_name, name, (int)strlen(name));
     snprintf(g->dag, sizeof g->dag, "%.*s/dag7", MAX_STR - 1, name);
+    g->depth = 7;
     found = find_game(m, name, where, &at, known, sizeof known);
+    /* The game's DAG: its largest one listed (a game has one, section 13). */
     for (int d = 0; d < m->ng; d++)
-        if (!strcmp(m->g[d].game, name)) g->gdag = d;
+        if (!strcmp(m->g[d].game, name) && (g->gdag < 0 || m->g[d].depth > m->g[g->gdag].depth)) g->gdag = d;
     if (!found && g->gdag < 0) die("unknown game '%s'; known games: %s (the games of %s)", shown_name, known, where);
+    if (g->gdag >= 0) {
+        snprintf(g->dag, sizeof g->dag, "%s", m->g[g->gdag].dag);
+        g->depth = m->g[g->gdag].depth;
+    }
+    /* A game without roles of its own whose entry names hold'em's dag7 (stud) walks hold'em's DAGs. */
+    if (found) game_entry(&at, g, where);
+    if (g->on_holdem) return;
     for (int w = 0; w < GAME_ROLES && missing < 0; w++)
-        if (g->gdag < 0 || m->g[g->gdag].role[w] < 0) missing = w;
+        if ((w < g->depth || g->depth == 7) && (g->gdag < 0 || m->g[g->gdag].role[w] < 0)) missing = w;
     if (missing >= 0)
         die("%s: the set holds no %s DAG (missing role '%s/%s'): rebuild the tables with make or python -m "
             "twoplustwo_builder, which build every game", where, shown_name, g->dag, GAME_ROLE[missing]);
     if (!found)
         die("%s: games has no entry '%s', though the set lists its roles (section 13); known games: %s", where,
             shown_name, known);
-    game_entry(&at, g, where);
 }
 
 /* Points the game at its arrays, once mapped. */
 static void attach_game(const struct tables *t, struct game *g) {
-    if (g->holdem) {
+    if (g->holdem || g->on_holdem) {
         for (int k = 0; k < 7; k++) g->layer[k] = &t->a[FIRST_ROLE[2] + k];
         g->value[0] = &t->a[VALUE5];
         g->value[1] = &t->a[VALUE6];
@@ -1541,9 +1574,11 @@ static void attach_game(const struct tables *t, struct game *g) {
         return;
     }
     const struct gdag *d = &t->m.g[g->gdag];
-    for (int k = 0; k < 7; k++) g->layer[k] = &t->gf[d->role[k]].a;
-    g->value[0] = &t->gf[d->role[7]].a;
-    g->value[1] = &t->gf[d->role[8]].a;
+    for (int k = 0; k < d->depth; k++) g->layer[k] = &t->gf[d->role[k]].a;
+    if (d->depth == 7) {
+        g->value[0] = &t->gf[d->role[7]].a;
+        g->value[1] = &t->gf[d->role[8]].a;
+    }
 }
 
 static void verify(const struct tables *t) {
@@ -1622,15 +1657,14 @@ static int category_of(const struct game *g, uint32_t value) {
  * value6 (sections 5.2, 13); hold'em walks dag5 and dag6 otherwise. */
 static uint32_t evaluate(const struct game *g, const int *cards, int n, int via_dag7) {
     uint32_t node = 0;
-    if (g->holdem && !via_dag7 && n < 7) {
+    if ((g->holdem || g->on_holdem) && !via_dag7 && n < 7) {
         const struct array *layers = g->own[n - 5];
         for (int k = 0; k < n; k++) node = get(&layers[k], (uint64_t)node * 52 + (uint64_t)cards[k]);
         return node;
     }
     for (int k = 0; k < n; k++) node = get(g->layer[k], (uint64_t)node * 52 + (uint64_t)cards[k]);
-    if (n == 5) return get(g->value[0], node);
-    if (n == 6) return get(g->value[1], node);
-    return node;
+    if (n == g->depth) return node; /* the last layer holds values */
+    return get(g->value[n - 5], node);
 }
 
 static const char RANKS[] = "23456789TJQKA", SUITS[] = "cdhs";
@@ -1695,11 +1729,11 @@ static int parse_cards_of(char *line, int *cards, char *err, size_t errcap, cons
     return n;
 }
 
-/* One hand of 5 to 7 cards of the game's deck from a line: the count, or -1 with err. */
+/* One hand of 5 to 7 cards (4 in badugi) of the game's deck from a line: the count, or -1 with err. */
 static int parse_hand(char *line, int *cards, char *err, size_t errcap, const struct game *g) {
     int n = parse_cards_of(line, cards, err, errcap, g);
     if (n < 0) return -1;
-    if (n < 5) {
+    if (n < 5 && !(g->sizes >> n & 1)) {
         snprintf(err, errcap, "%d cards, a hand has 5 to 7", n);
         return -1;
     }
@@ -2079,6 +2113,7 @@ static double now(void) {
  * bounds every value of the game's last layer by its count of values, so
  * the histogram holds them all. */
 static void run_all(const struct game *g) {
+    if (g->depth != 7) die("--all walks 7-card hands; %s values hands of fewer cards (its DAG is %s)", g->name, g->dag);
     const struct array *const *L = g->layer;
     const int *d = g->cards, nd = g->ndeck;
     /* A deck of every card from some card up to 51 (hold'em's, short deck's)
@@ -2180,7 +2215,7 @@ int main(int argc, char **argv) {
         for (int r = 0; r < NROLES; r++) bytes += t.a[r].length * (uint64_t)t.a[r].width;
         for (int i = 0; i < t.m.ngr; i++) {
             bytes += t.gf[i].a.length * (uint64_t)t.gf[i].a.width;
-            unchecked |= t.m.gr[i].dag != g.gdag && t.m.gr[i].which >= 6;
+            unchecked |= t.m.gr[i].dag != g.gdag && t.m.gr[i].which >= t.m.g[t.m.gr[i].dag].depth - 1;
         }
         printf("%s: ok, %d files, %llu bytes of entries, all in range%s%s", dir, NROLES + t.m.ngr,
                (unsigned long long)bytes, unchecked ? " but other games' values (--game NAME checks them)" : "",

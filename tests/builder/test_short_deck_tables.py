@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from twoplustwo.tables.default import load_tables
+from twoplustwo.vocab.rules import GAMES
 from twoplustwo_builder.dag.games import BUILDS, HOLDEM, SHORT_DECK_CLASSIC, rules_table
 from twoplustwo_builder.dag.selfcheck import SelfCheckError, self_check_games
 from twoplustwo_builder.oracles import short_deck, signature
@@ -118,7 +119,7 @@ def oracle(short_deck_oracle: dict[int, dict[str, np.ndarray]]) -> dict[int, dic
 
 def test_manifest_describes_the_games(manifest: dict) -> None:
     games = manifest["games"]
-    assert list(games) == ["holdem", "short-deck", "short-deck-classic"]
+    assert list(games) == list(GAMES)
     assert games["holdem"]["deck"] == list(range(52)) and games["holdem"]["values"] == 7462
     assert games["holdem"]["dags"] == ["dag5", "dag6", "dag7"]
     for v in VARIANTS:

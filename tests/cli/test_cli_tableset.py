@@ -80,7 +80,8 @@ def test_info_shows_the_dags_the_set_has_files_for(
     code, out, err = run(["info"], capsys)
     assert (code, err) == (0, "")
     rows = info_dags(out)
-    assert list(rows) == ["dag5", "dag6", "dag7", "short-deck/dag7"]
+    games = {"short-deck/dag7", "razz/dag7", "lowball-27/dag5", "lowball-a5/dag5", "badugi/dag4"}
+    assert list(rows)[:3] == ["dag5", "dag6", "dag7"] and set(list(rows)[3:]) == games
     assert rows["short-deck/dag7"][-1] == f"{dag_bytes(m)['short-deck/dag7']:,}"
     assert "short-deck-classic" not in out
 
@@ -225,24 +226,40 @@ FLOP_EMD = ["abstraction", "--street", "flop", "--method", "emd", "--k", "5"]
         ([*FLOP_EMD[:-1], "70000"], "--k must be from 1 to 65536, got 70000"),
         ([*FLOP_EMD, "--seed", "-1"], "--seed must be at least 0, got -1"),
         ([*FLOP_EMD, "--max-iter", "0"], "--max-iter must be at least 1, got 0"),
-        (["abstraction", "--street", "river", "--method", "emd", "--k", "5"],
-         "--method must be one of 'ochs', 'percentile' on the river, got 'emd'"),
-        (["abstraction", "--street", "turn", "--method", "potential", "--k", "5"],
-         "--method must be one of 'emd', 'percentile' on the turn, got 'potential'"),
-        (["abstraction", "--street", "flop", "--method", "potential", "--k", "2049"],
-         "--k of potential buckets is at most 2048 (they are over as many turn buckets), got 2049"),
-        ([*FLOP_EMD, "--dask-timeout", "0"],
-         "--dask-timeout must be a number of seconds above 0 and at most 86400, got 0"),
-        ([*FLOP_EMD, "--dask-timeout", "nan"],
-         "--dask-timeout must be a number of seconds above 0 and at most 86400, got nan"),
-        ([*FLOP_EMD, "--dask", "tcp://127.0.0.1:8786", "--dask-timeout", "-1"],
-         "--dask-timeout must be a number of seconds above 0 and at most 86400, got -1"),
-        ([*FLOP_EMD, "--dask", "tcp://127.0.0.1:99999"],
-         "--dask 'tcp://127.0.0.1:99999': port 99999 is not in 1..65535"),
+        (
+            ["abstraction", "--street", "river", "--method", "emd", "--k", "5"],
+            "--method must be one of 'ochs', 'percentile' on the river, got 'emd'",
+        ),
+        (
+            ["abstraction", "--street", "turn", "--method", "potential", "--k", "5"],
+            "--method must be one of 'emd', 'percentile' on the turn, got 'potential'",
+        ),
+        (
+            ["abstraction", "--street", "flop", "--method", "potential", "--k", "2049"],
+            "--k of potential buckets is at most 2048 (they are over as many turn buckets), got 2049",
+        ),
+        (
+            [*FLOP_EMD, "--dask-timeout", "0"],
+            "--dask-timeout must be a number of seconds above 0 and at most 86400, got 0",
+        ),
+        (
+            [*FLOP_EMD, "--dask-timeout", "nan"],
+            "--dask-timeout must be a number of seconds above 0 and at most 86400, got nan",
+        ),
+        (
+            [*FLOP_EMD, "--dask", "tcp://127.0.0.1:8786", "--dask-timeout", "-1"],
+            "--dask-timeout must be a number of seconds above 0 and at most 86400, got -1",
+        ),
+        (
+            [*FLOP_EMD, "--dask", "tcp://127.0.0.1:99999"],
+            "--dask 'tcp://127.0.0.1:99999': port 99999 is not in 1..65535",
+        ),
         ([*FLOP_EMD, "--dask", " "], "--dask needs a scheduler address such as tcp://host:8786, got ' '"),
-        ([*FLOP_EMD, "--dask", "somewhere"],
-         "--dask 'somewhere' is not a scheduler address such as tcp://host:8786: missing port number in address "
-         "'somewhere'"),
+        (
+            [*FLOP_EMD, "--dask", "somewhere"],
+            "--dask 'somewhere' is not a scheduler address such as tcp://host:8786: missing port number in address "
+            "'somewhere'",
+        ),
     ],
     ids=lambda a: " ".join(a[2:]) if isinstance(a, list) else None,
 )

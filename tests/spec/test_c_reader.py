@@ -162,8 +162,7 @@ def test_all_hands_category_counts(program: Path) -> None:
     assert int(fields["total"]) == 133_784_560
     hist = histogram(7)
     by_category = {
-        name: int(hist[lo : hi + 1].sum())
-        for name, lo, hi in zip(CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST)
+        name: int(hist[lo : hi + 1].sum()) for name, lo, hi in zip(CATEGORIES, CATEGORY_FIRST, CATEGORY_LAST)
     }
     assert counts == by_category
     seconds = float(fields["seconds"])
@@ -243,7 +242,6 @@ def test_bad_tables_are_refused(program: Path, tmp_path: Path) -> None:
     assert r.returncode == 2 and "out of range" in r.stderr and "dag5/layer3" in r.stderr
 
 
-
 @pytest.mark.parametrize("which", ["manifest", "array"])
 def test_a_fifo_in_the_set_is_refused_not_waited_on(program: Path, tmp_path: Path, which: str) -> None:
     # Checklist R10: a FIFO where a file should be would block open() forever.
@@ -257,6 +255,7 @@ def test_a_fifo_in_the_set_is_refused_not_waited_on(program: Path, tmp_path: Pat
     os.mkfifo(path)
     r = subprocess.run([str(program), str(copy)], input="As Ks Qs Js Ts\n", capture_output=True, text=True, timeout=20)
     assert r.returncode == 2 and f"{path}: not a regular file" in r.stderr, r.stderr
+
 
 def test_real_tables_check_and_verify(program: Path) -> None:
     # Every sha256 of the real set, computed by the reader's own SHA-256.
@@ -401,6 +400,30 @@ def test_conformance_vectors(program: Path) -> None:
     assert re.fullmatch(r".*vectors\.txt: 10\d\d\d hands, 0 wrong or malformed\n", r.stdout), r.stdout
 
 
+@pytest.mark.parametrize(("game", "count"), [("razz", 900), ("lowball-a5", 300), ("lowball-27", 300), ("badugi", 300)])
+def test_the_game_vectors_through_their_dags(program: Path, game: str, count: int) -> None:
+    # Razz walks its 7-card DAG as short deck does, the draw games their 5- and 4-card DAGs whole (section 13).
+    r = run(program, "--vectors", FIXTURES / f"{game}-vectors.txt", "--game", game, TABLES)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.endswith(f"{game}-vectors.txt: {count} hands, 0 wrong or malformed\n"), r.stdout
+
+
+def test_the_new_games_hands_and_sizes(program: Path) -> None:
+    said = {
+        "razz": ("8c 6d 4h 3s Ac Kd Kh", "-"),  # an entry without categories: "-"
+        "stud": ("As 2d 3c 4h 5s Kd Kh", "straight"),  # hold'em's DAGs, by its entry's dags
+        "lowball-27": ("7c 5d 4h 3s 2c", "high_card"),
+        "badugi": ("Kc 4c 2d 3h", "three-card"),
+    }
+    for game, (hand, category) in said.items():
+        r = run(program, "--game", game, TABLES, stdin=hand + "\n")
+        assert r.returncode == 0 and r.stdout == f"{hand} {category} {evaluate(hand, game=game)}\n", r.stderr
+    r = run(program, "--game", "badugi", TABLES, stdin="As 2d 3c 4h 5s\n")
+    assert r.returncode == 1 and "5 cards, not a hand size of badugi" in r.stderr
+    r = run(program, "--all", "--game", "lowball-a5", TABLES)
+    assert r.returncode == 2 and "--all walks 7-card hands" in r.stderr
+
+
 def test_conformance_vectors_sanitized(sanitized: Path, tmp_path: Path) -> None:
     lines = (FIXTURES / "vectors.txt").read_text(encoding="utf-8").splitlines(keepends=True)
     part = tmp_path / "part.txt"
@@ -525,12 +548,12 @@ def test_short_deck_bad_lines(program: Path) -> None:
 
 
 def test_unknown_game_is_refused(program: Path) -> None:
-    for name in ("razz", "", "Short-Deck", "holdem/dag7"):
+    for name in ("pineapple", "", "Short-Deck", "holdem/dag7"):
         r = run(program, "--game", name, TABLES, stdin="As Ks Qs Js Ts\n")
         assert r.returncode == 2 and r.stdout == "", (name, r.stderr)
         assert len(r.stderr.splitlines()) == 1, r.stderr
         assert f"unknown game '{name}'" in r.stderr
-        assert "known games: holdem, short-deck, short-deck-classic" in r.stderr
+        assert "known games: holdem, short-deck, short-deck-classic, stud, stud-hilo, razz, lowball-27" in r.stderr
     # hold'em by name is the default.
     assert run(program, "--game", "holdem", TABLES, stdin="As Ks Qs Js Ts\n").stdout == (
         "As Ks Qs Js Ts straight_flush 7462\n"
@@ -676,7 +699,7 @@ def test_real_tables_check_every_game(program: Path) -> None:
     for game, verify in zip(SHORT_DECKS, (["--verify"], [])):
         r = run(program, "--check", *verify, "--game", game, TABLES)
         assert r.returncode == 0, r.stderr
-        assert "38 files" in r.stdout and ("sha256 verified" in r.stdout) == bool(verify)
+        assert "61 files" in r.stdout and ("sha256 verified" in r.stdout) == bool(verify)
         assert f"game {game}: 36 cards, values 1..1404 in 9 categories" in r.stdout
 
 
@@ -750,9 +773,12 @@ def test_game_sanitized(sanitized: Path, short_deck_hands: dict[int, np.ndarray]
     r = run(sanitized, "--check", "--game", "short-deck", TABLES, sanitizers=True)
     clean(r)
     assert r.returncode == 0
-    r = run(sanitized, "--game", "razz", TABLES, sanitizers=True)
+    r = run(sanitized, "--game", "pineapple", TABLES, sanitizers=True)
     clean(r)
-    assert r.returncode == 2 and "unknown game 'razz'" in r.stderr
+    assert r.returncode == 2 and "unknown game 'pineapple'" in r.stderr
+    r = run(sanitized, "--vectors", FIXTURES / "razz-vectors.txt", "--game", "razz", TABLES, sanitizers=True)
+    clean(r)
+    assert r.returncode == 0, r.stderr
     tiny = FIXTURES / "cases" / "game-roles"
     r = run(sanitized, "--vectors", FIXTURES / "tiny-vectors.txt", "--game", "tiny", tiny, sanitizers=True)
     clean(r)

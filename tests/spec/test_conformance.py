@@ -157,3 +157,15 @@ def test_vectors_match_the_runtime_on_the_real_tables() -> None:
     assert any(c[0] in "tjqka" for c in text)
     assert any(c[-1] in "CDHS" for c in text)
     assert {c[-1] for c in text} >= set("♣♦♥♠")
+
+
+@pytest.mark.parametrize("game", ["razz", "lowball-a5", "lowball-27", "badugi"])
+def test_the_game_vectors_hold_for_the_real_tables(game: str) -> None:
+    vectors = read_vectors(FIXTURES / f"{game}-vectors.txt")
+    assert len(vectors) >= 300
+    for n in sorted({len(cards) for _, cards, _ in vectors}):
+        rows = [(cards, v) for _, cards, v in vectors if len(cards) == n]
+        got = evaluate_batch(np.array([c for c, _ in rows]), game=game)
+        np.testing.assert_array_equal(got, [v for _, v in rows], err_msg=f"{game}, {n}-card vectors")
+    text, cards, value = vectors[0]
+    assert evaluate(text, game=game) == evaluate(cards, game=game) == value

@@ -272,7 +272,8 @@ def test_game_shape_disagreeing_with_nodes_names_the_role(role: str) -> None:
 
 
 NOT_GAME_ROLES = [
-    "Short-Deck/dag7/layer1", "short-deck/dag6/layer1", "short-deck/dag5/layer1", "short-deck/dag7/layer8",
+    "Short-Deck/dag7/layer1", "short-deck/dag8/layer1", "short-deck/dag3/layer1", "short-deck/dag7/layer8",
+    "short-deck/dag5/layer6", "short-deck/dag4/layer5", "short-deck/dag5/value5", "badugi/dag4/value6",
     "short-deck/dag7/layer0", "short-deck/dag7/layer01", "short-deck/dag7/value7", "short-deck/dag7/value",
     "short-deck/dag7", "-deck/dag7/layer1", "short--deck/dag7/layer1", "short-deck-/dag7/layer1",
     "short deck/dag7/layer1", "7deck/dag7/layer1", "a/b/dag7/layer1", "/dag7/layer1", "short-deck/dag7/layer1/",

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 import twoplustwo as tp
+from tests.vocab.test_rules import ALL_GAMES, KNOWN
 from twoplustwo.cli import main
 from twoplustwo.kernels import numpy as numpy_backend
 from twoplustwo.kernels.games import resolve, walker_of
@@ -63,6 +64,7 @@ COUNTS7 = {
 }
 
 
+
 def outcome(call: Callable[[], Any]) -> tuple[str, str]:
     try:
         value = call()
@@ -91,8 +93,10 @@ def test_single_calls_with_game_take_the_c_entry_point_of_the_default_tables() -
         tp.evaluate([0, 20, 24, 28, 32], game="short-deck")
     # A new default set drops the old set's game walkers.
     clear_cache()
-    assert tp.evaluate(hands[0], game="short-deck") == tp.evaluate_batch(np.array(hands[:1], dtype=np.uint8),
-                                                                         game="short-deck")[0]
+    assert (
+        tp.evaluate(hands[0], game="short-deck")
+        == tp.evaluate_batch(np.array(hands[:1], dtype=np.uint8), game="short-deck")[0]
+    )
 
 
 # ------------------------------------------------------------- histograms
@@ -259,7 +263,7 @@ def test_calls_that_take_cards_refuse_cards_outside_the_deck(both: tuple[Tables,
 
 
 def test_unknown_games_are_refused_everywhere() -> None:
-    known = r"unknown game 'razz'; known games: holdem, short-deck, short-deck-classic"
+    known = r"unknown game 'pineapple'; " + KNOWN
     calls: list[Callable[[str], object]] = [
         lambda g: tp.evaluate("As Ks Qs Js Ts", game=g),
         lambda g: tp.evaluate_batch([[51, 47, 43, 39, 35]], game=g),
@@ -275,12 +279,12 @@ def test_unknown_games_are_refused_everywhere() -> None:
     ]
     for call in calls:
         with pytest.raises(ValueError, match=known):
-            call("razz")
+            call("pineapple")
         with pytest.raises(ValueError, match="unknown game 'Short-Deck'"):
             call("Short-Deck")
         with pytest.raises(TypeError, match="game must be a str"):
             call(None)  # type: ignore[arg-type]
-    assert GAMES == ("holdem", "short-deck", "short-deck-classic")
+    assert GAMES == ALL_GAMES
 
 
 class ShortDeck(StrEnum):
@@ -509,8 +513,15 @@ def test_a_game_walker_walks_its_own_dag_only(both: tuple[Tables, Tables]) -> No
     for call, message in [
         (lambda: w.omaha([51, 47, 43, 39], [35, 31, 27]), "omaha needs the hold'em walker"),
         (
-            lambda: w.fill_ordered(5, 0, np.arange(52, dtype=np.uint8), np.zeros(0, dtype=np.uint8), 0,
-                                   np.zeros((1, 5), dtype=np.uint8), np.zeros(1, dtype=np.uint16)),
+            lambda: w.fill_ordered(
+                5,
+                0,
+                np.arange(52, dtype=np.uint8),
+                np.zeros(0, dtype=np.uint8),
+                0,
+                np.zeros((1, 5), dtype=np.uint8),
+                np.zeros(1, dtype=np.uint16),
+            ),
             "free cards must be sorted, distinct and in the deck",
         ),  # fmt: skip
         (lambda: type(w)(None, [], [], b"", b""), "both sequences of layers or both None"),
@@ -563,7 +574,7 @@ def test_eval_and_enumerate_take_a_game(capsys: pytest.CaptureFixture[str]) -> N
     [
         (["eval", "--game", "short-deck", "As Ks Qs Js 2s"], "card 4 ('2s'): not in the short-deck deck"),
         (["enumerate", "--game", "short-deck", "--dead", "5c"], "dead card 0 ('5c'): not in the short-deck deck"),
-        (["eval", "--game", "razz", "As Ks Qs Js Ts"], "invalid choice: 'razz'"),
+        (["eval", "--game", "pineapple", "As Ks Qs Js Ts"], "invalid choice: 'pineapple'"),
     ],
 )
 def test_bad_game_input_is_one_error_line(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from twoplustwo.cli.omaha import OMAHA_GAMES, eval_omaha
 from twoplustwo.cli.output import aligned, hand_fields, hand_lines, probability
 from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_words
-from twoplustwo.vocab.rules import HOLDEM
+from twoplustwo.vocab.rules import HOLDEM, rules_of
 from twoplustwo.vocab.values import CATEGORIES, category_counts, describe
 
 __all__ = ["card_list", "cmd_enumerate", "cmd_eval"]
@@ -33,7 +33,8 @@ def category_counts_of(hist: Any, game: str) -> dict[str, int]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    """``eval``: one hand of 5-7 cards, or Omaha hole cards and a ``--board`` (:mod:`twoplustwo.cli.omaha`)."""
+    """``eval``: one hand of the game's sizes (5-7 cards in hold'em), or Omaha hole cards and a ``--board``
+    (:mod:`twoplustwo.cli.omaha`)."""
     if args.game in OMAHA_GAMES:
         return eval_omaha(args)
     if args.board:
@@ -41,18 +42,24 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from twoplustwo.hands.batch import best_five, evaluate
 
     cards = parse_words(args.cards)
-    if not 5 <= len(cards) <= 7:
-        raise ValueError(f"a hand has 5, 6 or 7 cards, got {len(cards)}")
     game = args.game
-    value = evaluate(cards, game=game)
+    value = evaluate(cards, game=game)  # which says what is wrong with the cards, their count too
     d = describe(value, game=game)
     five = best_five(cards, game=game)
+    low: list[tuple[str, str]] = []
+    if rules_of(game).split_low:
+        from twoplustwo.hands.omaha import describe_low
+        from twoplustwo.hands.stud_low import evaluate_low
+
+        lv = evaluate_low(cards)
+        low = [("low", f"{lv} ({describe_low(lv)})")]
     if args.json:
-        print(json.dumps({"cards": format_cards(cards).split(), **hand_fields(d, five, game)}))
+        extra = {"low": lv, "low_description": describe_low(lv)} if low else {}
+        print(json.dumps({"cards": format_cards(cards).split(), **hand_fields(d, five, game), **extra}))
         return 0
     # Hold'em's lines stay as they always were; another game says which it is.
     game_line = [] if game == HOLDEM else [("game", game)]
-    for label, text in [("hand", format_cards(cards)), *game_line, *hand_lines(d, five)]:
+    for label, text in [("hand", format_cards(cards)), *game_line, *hand_lines(d, five), *low]:
         print(f"{label:<12} {text}")
     return 0
 

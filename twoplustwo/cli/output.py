@@ -36,23 +36,25 @@ def hand_fields(d: HandDescription, five: Sequence[int], game: str) -> dict[str,
     """What ``eval --json`` says of a hand after its cards: value, category, code, words, best five, game, Kev rank."""
     return {
         "value": d.value,
-        "category": str(d.category),
+        "category": None if d.category is None else str(d.category),
         "code": f"0x{d.code:06x}",
         "description": d.description,
-        "best_five": format_cards(five).split(),
+        "best_five": format_cards(five).split(),  # in badugi, the cards it plays
         "game": game,
         "cactus_kev_rank": d.cactus_kev_rank,
     }
 
 
 def hand_lines(d: HandDescription, five: Sequence[int]) -> list[tuple[str, str]]:
-    """What ``eval`` prints of a hand, as (label, text) lines: value, category, code, description, best five."""
+    """What ``eval`` prints of a hand, as (label, text) lines: value, category (where the game has them), code,
+    description, best five (or the fewer cards a badugi plays)."""
+    category = [] if d.category is None else [("category", str(d.category))]
     return [
         ("value", str(d.value)),
-        ("category", str(d.category)),
+        *category,
         ("code", f"0x{d.code:06x}"),
         ("description", d.description),
-        ("best five", format_cards(five)),
+        ("best five" if len(five) == 5 else "plays", format_cards(five)),
     ]
 
 

@@ -24,7 +24,7 @@ from twoplustwo.cli.tableset import (
 )
 from twoplustwo.cluster import DASK_TIMEOUT
 from twoplustwo.tables.optional import MAX_BUCKETS
-from twoplustwo.vocab.rules import GAMES, HOLDEM
+from twoplustwo.vocab.rules import GAMES, HOLDEM, OMAHA_GAMES
 
 __all__ = ["Parser", "UsageError", "build_parser"]
 
@@ -59,8 +59,10 @@ def build_parser() -> Parser:
 
     cards_help = "cards such as 'As Kd 7h' (blanks or commas between, or written back to back)"
     game_help = (
-        "holdem (the default), short-deck (36 cards, six to ace; a flush beats a full house, trips a straight) "
-        "or short-deck-classic (the same, but a straight beats trips)"
+        "holdem (the default), short-deck (36 cards, six to ace; a flush beats a full house, trips a straight), "
+        "short-deck-classic (the same, but a straight beats trips), stud and stud-hilo (5-7 cards, the high as "
+        "hold'em's; stud-hilo adds the eight-or-better low), razz (5-7 cards, ace-to-five low), lowball-27 and "
+        "lowball-a5 (5 cards) or badugi (4 cards)"
     )
 
     sp = add(
@@ -82,7 +84,7 @@ def build_parser() -> Parser:
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.add_argument(
         "--game",
-        choices=EQUITY_GAMES,
+        choices=(*GAMES, *OMAHA_GAMES),
         default=HOLDEM,
         help=game_help + ", or omaha / omaha-hilo (hole cards and --board)",
     )

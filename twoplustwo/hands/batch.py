@@ -32,7 +32,7 @@ from twoplustwo.kernels.games import Game, resolve
 from twoplustwo.tables.format import TableError
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import CardLike, format_cards, parse_cards
-from twoplustwo.vocab.rules import HOLDEM, check_game
+from twoplustwo.vocab.rules import HOLDEM, rules_of
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.interface import Walker
@@ -81,7 +81,8 @@ def evaluate_batch(
     tables: Tables | None = None,
     threads: int | None = None,
 ) -> npt.NDArray[np.uint16]:
-    """Values of an ``(N, k)`` integer array of hands, k in 5..7, as uint16.
+    """Values of an ``(N, k)`` integer array of hands, k in 5..7 (or the game's sizes: 5 in the draw lowballs,
+    4 in badugi), as uint16.
 
     Five- and six-card hold'em hands walk their own small DAGs, which stay
     in cache. ``check=False`` skips the range, duplicate and deck checks:
@@ -104,8 +105,8 @@ def evaluate_batch(
     ValueError: hand 1, card 4: 12 (5c) is not in the short-deck deck, the 36 cards from six to ace
     """
     workers = pool.resolve_threads(threads)
-    check_game(game)
-    h = as_hands(hands, range(5, 8))
+    sizes = rules_of(game).sizes
+    h = as_hands(hands, range(min(sizes), max(sizes) + 1))
     g = resolve(game, tables)
     return walk_batch(h, g.layers(h.shape[1]), g.walker, check=check, workers=workers, game=g)
 
@@ -169,10 +170,17 @@ def best_five(
     'Ah Ad Kc Kd 7c'
     >>> format_cards(best_five("Ac 6d 7h 8s 9c 9d 9h", game="short-deck-classic"))  # a straight beats trips
     'Ac 6d 7h 8s 9c'
+    >>> format_cards(best_five("As 2d 3c 4h 5s Kd Kh", game="razz"))
+    'As 2d 3c 4h 5s'
+
+    In badugi, the cards the hand plays: ``best_five("Kc 4c 2d 3h", game="badugi")`` is 2d 3h 4c.
     """
     g = resolve(game, tables)
     hand = parse_cards(cards)
     value = value_on(g, hand)  # the hand checked as evaluate checks it
+    played = g.rules.played(hand)
+    if played is not None:  # a game whose hands play fewer than five (badugi): the cards it plays
+        return played
     # Its fives are distinct cards of the deck: walked without checking or resolving again.
     for five in combinations(hand, 5):
         if g.walker.evaluate(list(five)) == value:

@@ -74,7 +74,8 @@ def as_hands(hands: npt.ArrayLike, widths: range) -> npt.NDArray[np.integer[Any]
     >>> as_hands([], range(5, 8)).shape
     (0, 5)
     """
-    return read_rows(hands, "hands", widths, f"in {widths.start}..{widths.stop - 1}", copy=False)
+    k = f"in {widths.start}..{widths.stop - 1}" if len(widths) > 1 else f"= {widths.start}"
+    return read_rows(hands, "hands", widths, k, copy=False)
 
 
 def _twice(cards: npt.NDArray[np.integer[Any]], out: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:

@@ -38,8 +38,10 @@ if TYPE_CHECKING:
 __all__ = ["evaluate", "value_on"]
 
 
-def _count_error(n: int) -> ValueError:
-    return ValueError(f"a hand has 5, 6 or 7 cards, got {n}")
+def _count_error(n: int, sizes: tuple[int, ...] = (5, 6, 7), game: str = HOLDEM) -> ValueError:
+    if sizes == (5, 6, 7):
+        return ValueError(f"a hand has 5, 6 or 7 cards, got {n}")
+    return ValueError(f"a {game} hand has {' or '.join(map(str, sizes))} cards, got {n}")
 
 
 def _evaluate(
@@ -68,6 +70,21 @@ def _evaluate(
     Traceback (most recent call last):
     ...
     ValueError: card 4 ('2c'): not in the short-deck deck, the 36 cards from six to ace
+
+    The other games: ``"stud"`` and ``"stud-hilo"`` (the high; hold'em's
+    values, 5 to 7 cards), ``"razz"`` (the best ace-to-five low of 5 to 7
+    cards) and ``"lowball-a5"`` (5 cards), 1..6175; ``"lowball-27"``
+    (deuce-to-seven, 5 cards), 1..7462; ``"badugi"`` (4 cards), 1..1092;
+    higher is the better hand in every one.
+
+    >>> evaluate("As 2d 3c 4h 5s Kd Kh", game="razz"), evaluate("7c 5d 4h 3s 2c", game="lowball-27")
+    (6175, 7462)
+    >>> evaluate("Ac 2d 3h 4s", game="badugi")
+    1092
+    >>> evaluate("Ac 2d 3h 4s 5c", game="badugi")
+    Traceback (most recent call last):
+    ...
+    ValueError: a badugi hand has 4 cards, got 5
     """
     if game != HOLDEM:
         return _evaluate_game(cards, game, tables)
@@ -112,10 +129,11 @@ def value_on(g: Game, cards: Any) -> int:
         return value
     parsed = parse_cards(cards)
     g.check_cards(parsed)
-    if len(parsed) not in (5, 6, 7):
-        raise _count_error(len(parsed))
+    sizes = g.rules.sizes
+    if len(parsed) not in sizes:
+        raise _count_error(len(parsed), sizes, g.name)
     value = walker.evaluate(parsed)
-    assert value is not None  # distinct cards of the deck, 5 to 7 of them
+    assert value is not None  # distinct cards of the deck, as many as the game's hands hold
     return value
 
 

@@ -63,6 +63,9 @@ def check_space(n: int, include: Cards, dead: Cards, game: Game | None = None) -
         raise TypeError(f"n must be an int (5, 6 or 7), got {type(n).__name__}")
     if n not in (5, 6, 7):
         raise ValueError(f"n must be 5, 6 or 7, got {n!r}")
+    if game is not None and n not in game.rules.sizes:
+        sizes = " or ".join(map(str, game.rules.sizes))
+        raise ValueError(f"n must be a {game.name} hand size, {sizes}, got {n!r}")
     inc = parse_cards(include)
     out = parse_cards(dead)
     if game is not None:

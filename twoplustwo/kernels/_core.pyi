@@ -34,16 +34,20 @@ BATCH_LOOPS: Final[tuple[str, ...]]
 class Walker:
     # Layers and value arrays: little-endian entries of 1, 2 or 4 bytes
     # behind the buffer protocol. dag5 and dag6 are both None for another
-    # game's walker, whose 5- and 6-card hands walk dag7 into value5 and value6.
+    # game's walker, whose 5- and 6-card hands walk dag7 into value5 and value6;
+    # a game of other sizes gives the DAGs of its sizes (dag4: badugi's), the rest
+    # None. small=False: no small or keyed tables stand for the DAG.
     def __init__(
         self,
         dag5: Sequence[object] | None,
         dag6: Sequence[object] | None,
-        dag7: Sequence[object],
+        dag7: Sequence[object] | None,
         value5: object,
         value6: object,
         *,
         deck: int | None = None,
+        dag4: Sequence[object] | None = None,
+        small: bool = True,
     ) -> None: ...
     def evaluate(self, cards: object, /) -> int | None: ...
     # From the root, or on from node `start` at `depth`, reached by the

@@ -15,10 +15,13 @@ Traceback (most recent call last):
 ValueError: card 1 ('2c'): not in the short-deck deck, the 36 cards from six to ace
 >>> g.walker.evaluate([51, 47, 43, 39, 35])
 1404
->>> resolve("razz")
+>>> resolve("badugi").walker.evaluate([48, 1, 6, 11])  # A-2-3-4 of four suits
+1092
+>>> resolve("razz ")
 Traceback (most recent call last):
 ...
-ValueError: unknown game 'razz'; known games: holdem, short-deck, short-deck-classic
+ValueError: unknown game 'razz '; known games: holdem, short-deck, short-deck-classic, stud, stud-hilo, razz, \
+lowball-27, lowball-a5, badugi
 
 The C entry point of evaluate() serves the default set's hold'em walker
 without a Python frame: this module keeps it in step with the default set
@@ -33,7 +36,7 @@ from functools import cached_property
 
 from twoplustwo.kernels.choice import chosen, serve_default
 from twoplustwo.tables.default import get_tables, on_default
-from twoplustwo.tables.format import layer_role
+from twoplustwo.tables.format import dag_depth, layer_role
 from twoplustwo.tables.games import GameLayers, check_holds
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.rules import HOLDEM, RULES, check_game
@@ -59,7 +62,15 @@ class Game(GameLayers):
 
     @cached_property
     def walker(self) -> Walker:
-        """The walker over the game's DAG, of the table set's backend (made once per set and game)."""
+        """The walker over the game's DAG, of the table set's backend (made once per set and game).
+
+        A game that walks hold'em's DAGs (stud) shares hold'em's walker,
+        with the tables C derives from them for speed.
+        """
+        holdem = RULES[HOLDEM]
+        if self.name != HOLDEM and self.rules.sizes == holdem.sizes and self.rules.mask == holdem.mask:
+            if all(self.rules.layout(n) == holdem.layout(n) for n in holdem.sizes):
+                return walker_of(self.tables)
         return make_walker(self.tables, self.rules)
 
 
@@ -106,11 +117,14 @@ def backend_of(tables: Tables) -> Backend:
 def make_walker(tables: Tables, rules: Rules) -> Walker:
     """A new walker over the DAGs the layout of ``rules`` names in ``tables``, of the set's backend.
 
-    A walker takes 5 to 7 cards. The 7-card DAG gives the walk of 7 cards
-    and, through its ``value5`` and ``value6`` arrays, of 5 and 6 cards,
-    unless the layout gives those sizes DAGs of their own (hold'em's
-    ``dag5`` and ``dag6``). A deck of fewer than 52 cards is the walker's
-    mask of cards hands may hold.
+    A walker takes the hands of the game's sizes, 4 to 7 cards, each through
+    the DAG its layout names: a DAG of its own size (hold'em's ``dag5``,
+    ``dag6`` and ``dag7``, badugi's ``dag4``), or the first layers of a
+    7-card DAG and its ``value5`` or ``value6`` array (short deck's and
+    razz's 5- and 6-card hands). A deck of fewer than 52 cards is the
+    walker's mask of cards hands may hold; a game whose values do not follow
+    ranks and flushes as a high game's (``Rules.flush_ranked``) gets no
+    tables derived for speed.
     """
 
     def little(role: str) -> Any:
@@ -123,17 +137,23 @@ def make_walker(tables: Tables, rules: Rules) -> Walker:
         return a if a.dtype.str[0] in "<|" else a.astype(a.dtype.newbyteorder("<"))
 
     def layers(dag: str) -> list[Any]:
-        return [little(layer_role(dag, k)) for k in range(1, int(dag.rpartition("/")[2][3:]) + 1)]
+        return [little(layer_role(dag, k)) for k in range(1, dag_depth(dag) + 1)]
 
-    dag7, _ = rules.layout(7)
-    own: list[Any] = []
-    values: list[Any] = []
-    for n in (5, 6):
+    own: dict[int, Any] = {}
+    for n in rules.sizes:
         dag, value = rules.layout(n)
-        own.append(layers(dag) if value is None else None)
-        values.append(little(value or f"{dag7}/value{n}"))
-    deck = {} if len(rules.deck) == 52 else {"deck": rules.mask}
-    return backend_of(tables).Walker(own[0], own[1], layers(dag7), values[0], values[1], **deck)
+        if value is None:
+            own[n] = layers(dag)
+    values: list[Any] = [None, None]
+    if 7 in own:
+        dag7 = rules.layout(7)[0]
+        values = [little(rules.layout(n)[1] or f"{dag7}/value{n}") for n in (5, 6)]
+    kwargs: dict[str, Any] = {} if len(rules.deck) == 52 else {"deck": rules.mask}
+    if 4 in own:
+        kwargs["dag4"] = own[4]
+    if not rules.flush_ranked:
+        kwargs["small"] = False
+    return backend_of(tables).Walker(own.get(5), own.get(6), own.get(7), values[0], values[1], **kwargs)
 
 
 def _serve(t: Tables | None) -> None:

@@ -122,17 +122,20 @@ class Walker(Evaluating, Enumerating, Scoring, Sampling, Sweeping, Protocol):
 
 
 class WalkerClass(Protocol):
-    """A backend's ``Walker`` type: hold'em's walker from dag5, dag6 and dag7, or another game's from its dag7 alone."""
+    """A backend's ``Walker`` type: hold'em's walker from dag5, dag6 and dag7, another game's from its dag7 alone,
+    or from the DAGs of its own hand sizes (a 5-card ``dag5``, badugi's ``dag4``), the others None."""
 
     def __call__(
         self,
         dag5: Layers | None,
         dag6: Layers | None,
-        dag7: Layers,
+        dag7: Layers | None,
         value5: object,
         value6: object,
         *,
         deck: int | None = None,
+        dag4: Layers | None = None,
+        small: bool = True,
     ) -> Walker: ...
 
 

@@ -19,6 +19,8 @@ this module checks like hold'em's whenever they are listed.
 20
 >>> role_dag("dag6/layer2"), role_dag("short-deck/dag7/value5"), role_dag("dag8/layer1")
 ('dag6', 'short-deck/dag7', None)
+>>> role_dag("badugi/dag4/layer4"), role_dag("badugi/dag4/layer5"), role_dag("razz/dag5/value5")
+('badugi/dag4', None, None)
 >>> npy_header("<u2", 2704, 128)[10:70]
 b"{'descr': '<u2', 'fortran_order': False, 'shape': (2704,), }"
 """
@@ -56,6 +58,7 @@ __all__ = [
     "check_game_entry",
     "check_header",
     "check_shapes",
+    "dag_depth",
     "known_role",
     "layer_role",
     "npy_header",
@@ -107,11 +110,14 @@ ROLES: frozenset[str] = frozenset(
     + ["dag7/value5", "dag7/value6"]
 )
 
-# A game role: "<game>/dag7/layerK" or "<game>/dag7/value5|6", the game a
-# lowercase name with inner hyphens ("short-deck"). Only 7-card DAGs: that
-# is what the format defines for other games (their 5- and 6-card hands
-# walk it too).
-_GAME_ROLE = re.compile(r"([a-z][a-z0-9]*(?:-[a-z0-9]+)*/dag7)/(?:layer[1-7]|value[56])")
+# A game role: "<game>/dagN/layerK" (N = 4..7 cards, K = 1..N) or "<game>/dag7/value5|6" (only a 7-card
+# DAG has value arrays), the game a lowercase name with inner hyphens ("short-deck").
+_GAME_ROLE = re.compile(r"([a-z][a-z0-9]*(?:-[a-z0-9]+)*/dag([4-7]))/(?:layer([1-7])|value[56])")
+
+
+def dag_depth(dag: str) -> int:
+    """Cards per hand of the DAG ``dag`` (``dag6``: 6; ``badugi/dag4``: 4), one layer each."""
+    return int(dag.rpartition("/")[2][3:])
 
 
 def strength_served(roles: Collection[str], street: str, where: str | os.PathLike[str]) -> bool:
@@ -145,12 +151,13 @@ def role_dag(role: str) -> str | None:
     """The DAG a role belongs to, its key in the manifest's ``nodes``; None for a role this version does not know.
 
     Hold'em's roles belong to ``dag5``, ``dag6`` and ``dag7``; a game role
-    ``<game>/dag7/...`` to ``<game>/dag7``.
+    ``<game>/dagN/...`` to ``<game>/dagN``.
     """
     if role in ROLES:
         return role.partition("/")[0]
     found = _GAME_ROLE.fullmatch(role)
-    return found.group(1) if found else None
+    n = int(found.group(2)) if found else 0
+    return found.group(1) if found and (int(found.group(3)) <= n if found.group(3) else n == 7) else None
 
 
 _FILE_KEYS = ("name", "role", "dtype", "shape", "offset", "nbytes", "sha256")
@@ -358,7 +365,7 @@ def check_shapes(m: dict[str, Any], where: str | os.PathLike[str]) -> None:
         if want is not None and f["shape"][0] != want:
             raise TableError(f"{where}: {f['role']} has {f['shape'][0]} entries (shape), expected {want}")
     for dag, files in by_dag.items():
-        counts = _node_counts(nodes, dag, DAGS[dag.rpartition("/")[2]], where)
+        counts = _node_counts(nodes, dag, dag_depth(dag), where)
         for f in files:
             role, length = f["role"], f["shape"][0]
             what = role.rpartition("/")[2]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from twoplustwo.tables.format import MANIFEST, TableError, check_game_entry, layer_role
+from twoplustwo.tables.format import MANIFEST, TableError, check_game_entry, dag_depth, layer_role
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.rules import HOLDEM, Rules, rules_of
 
@@ -40,7 +40,7 @@ def game_roles(rules: Rules) -> list[str]:
     values: list[str] = []
     for n in rules.sizes:
         dag, value = rules.layout(n)
-        depth = int(dag.rpartition("/")[2][3:])  # "dag7": 7 cards, one layer each
+        depth = dag_depth(dag)  # one layer per card
         layers += [r for r in (layer_role(dag, k) for k in range(1, depth + 1)) if r not in layers]
         if value is not None:
             values.append(value)

@@ -27,12 +27,12 @@ from collections.abc import Mapping
 from functools import cached_property
 
 from twoplustwo.tables.format import (
-    DAGS,
     MANIFEST,
     MAX_MANIFEST_BYTES,
     TableError,
     check_header,
     check_shapes,
+    dag_depth,
     layer_role,
     parse_manifest,
 )
@@ -202,8 +202,8 @@ class Tables:
 
 
 def _depth(dag: str) -> int:
-    """Cards per hand of the DAG ``dag``: ``dag5`` and so on, or a game's ``<game>/dag7``."""
-    return DAGS[dag.rpartition("/")[2]]
+    """Cards per hand of the DAG ``dag``: ``dag5`` and so on, or a game's ``<game>/dagN``."""
+    return dag_depth(dag)
 
 
 def _sha256_mapped(path: str) -> str:

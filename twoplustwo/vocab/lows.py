@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["LOW_BIT", "LOW_BITS", "LOW_MASKS", "LOW_VALUE", "LOW_VALUES", "N_LOWS"]
+__all__ = ["LOWEST_FIVE", "LOW_BIT", "LOW_BITS", "LOW_MASKS", "LOW_VALUE", "LOW_VALUES", "N_LOWS"]
 
 #: How many distinct eight-or-better lows there are, C(8, 5): the best low's value.
 N_LOWS = 56
@@ -34,7 +34,14 @@ LOW_MASKS = [m for m in range(256) if bin(m).count("1") == 5]
 LOW_VALUE = np.zeros(256, dtype=np.uint8)
 for _i, _mask in enumerate(LOW_MASKS):
     LOW_VALUE[_mask] = N_LOWS - _i
+#: Each byte's best low, of its five lowest bits: 1..56 for five bits or more, else 0. Five to seven
+#: cards (stud hi/lo) have the low of their distinct low ranks' mask, whose lowest five are the best five.
+LOWEST_FIVE = np.zeros(256, dtype=np.uint8)
+for _mask in range(256):
+    _bits = [b for b in range(8) if _mask >> b & 1][:5]
+    if len(_bits) == 5:
+        LOWEST_FIVE[_mask] = LOW_VALUE[sum(1 << b for b in _bits)]
 #: :data:`LOW_BIT` and :data:`LOW_VALUE` as lists, for loops over single hands.
 LOW_BITS: list[int] = LOW_BIT.tolist()
 LOW_VALUES: list[int] = LOW_VALUE.tolist()
-del _card, _rank, _i, _mask
+del _card, _rank, _i, _mask, _bits

@@ -172,11 +172,13 @@ class HandDescription:
     In another game, ``category`` is a member of the game's
     :class:`GameCategory` enum, the first digit of ``code`` is its int (its
     place in the game's order), and ``cactus_kev_rank`` counts from the top
-    in the same way: N + 1 - value for a game of N values.
+    in the same way: N + 1 - value for a game of N values. A game without
+    categories (razz, ace-to-five) has ``category`` None and a code of its
+    ranks alone; its rules module says how a low's code reads.
     """
 
     value: int
-    category: Category | GameCategory
+    category: Category | GameCategory | None
     code: int
     ranks: tuple[int, int, int, int, int]
     cactus_kev_rank: int
@@ -232,6 +234,18 @@ def describe(value: int | np.integer, *, game: str = "holdem", tables: object = 
     (<ShortDeckCategory.FLUSH: 6>, '0x6cba97', 'Flush, ace, king, queen, jack, nine')
     >>> describe(1399, game="short-deck-classic").description
     'Straight flush, nine high (ace low)'
+
+    The lows say a hand as players do: ``"7-5-4-3-2"``, ``"8-6 low:
+    8-6-4-3-2"``, ``"Pair of aces, ..."``; badugi by the size of the set it
+    plays: ``"three-card badugi 7-4-2"``.
+
+    >>> describe(7462, game="lowball-27").description, describe(6175, game="razz").description
+    ('7-5-4-3-2', '5-4-3-2-A')
+    >>> d = describe(6000, game="razz")
+    >>> d.category, hex(d.code), d.description
+    (None, '0x86420', 'T-8 low: T-8-6-4-2')
+    >>> describe(300, game="badugi").description
+    'three-card badugi 9-8-A'
     """
     if game != HOLDEM:
         return _describe_game(value, rules_of(game))
@@ -269,7 +283,7 @@ def categories(
     [3, 4, 5, 6]
     """
     if game != HOLDEM:
-        gv = _values_of(rules_of(game))
+        gv = _values_of(_with_categories(rules_of(game)))
         out: npt.NDArray[np.uint8] = gv.category[_checked_values(values, len(gv.category) - 1)]
         return out
     out = _CATEGORY_OF_VALUE[_checked_values(values, N_VALUES)]
@@ -297,9 +311,15 @@ def category_of(
     (<Category.STRAIGHT_FLUSH: 8>, 'high_card')
     >>> category_of(900, game="short-deck"), category_of(900, game="short-deck-classic")
     (<ShortDeckCategory.THREE_OF_A_KIND: 4>, <ShortDeckClassicCategory.THREE_OF_A_KIND: 3>)
+    >>> category_of(7462, game="lowball-27"), category_of(1092, game="badugi")
+    (<Lowball27Category.HIGH_CARD: 8>, <BadugiCategory.BADUGI: 3>)
+    >>> category_of(6175, game="razz")
+    Traceback (most recent call last):
+    ...
+    ValueError: razz values have no categories: a low is said by its ranks (describe(value, game='razz'))
     """
     if game != HOLDEM:
-        gv = _values_of(rules_of(game))
+        gv = _values_of(_with_categories(rules_of(game)))
         return gv.enum(int(gv.category[_check_value(value, len(gv.category) - 1)]))
     return Category(int(_CATEGORY_OF_VALUE[_check_value(value)]))
 
@@ -336,13 +356,22 @@ def _values_of(rules: Rules) -> _GameValues:
     return gv
 
 
+def _with_categories(rules: Rules) -> Rules:
+    """``rules``, after checking that its family has categories (a ``ValueError`` if not)."""
+    if not rules.categories:
+        raise ValueError(
+            f"{rules.name} values have no categories: a low is said by its ranks (describe(value, game={rules.name!r}))"
+        )
+    return rules
+
+
 def _describe_game(value: object, rules: Rules) -> HandDescription:
     gv = _values_of(rules)
     v = _check_value(value, rules.values)
     code = int(gv.codes[v])
     return HandDescription(
         value=v,
-        category=gv.enum(code >> 20),
+        category=gv.enum(code >> 20) if rules.categories else None,
         code=code,
         ranks=rules.ranks(v),
         cactus_kev_rank=rules.values + 1 - v,

@@ -89,6 +89,9 @@ struct keyed {
 typedef struct {
     PyObject_HEAD
     struct dag dag[3]; /* the 5-, 6- and 7-card walks */
+    struct dag four;   /* the 4-card walk (badugi's dag4); depth 0 when the walker has none */
+    unsigned sizes;    /* bit n set: the walker walks n-card hands (n = 4..7) */
+    int small_allowed; /* 0: the small and keyed tables never stand for the DAG (values not ranked as a high game's) */
     const unsigned char *value[2]; /* dag7/value5, dag7/value6 */
     int value_width[2];
     uint64_t deck; /* the cards hands may hold, one bit each */
@@ -297,6 +300,14 @@ static inline uint32_t walk(const struct dag *d, const unsigned char *cards, int
 /* The value of a hand whose walk of d's layers ended at `node`. */
 static inline uint32_t finish(const struct dag *d, uint32_t node) {
     return d->value == NULL ? node : get(d->value, d->value_width, node);
+}
+
+/* The sizes of a walker of 5-, 6- and 7-card hands, as hold'em's (bits 5..7 of Walker.sizes). */
+#define HIGH_SIZES 0xE0u
+
+/* The DAG an n-card walk (n a size the walker walks) reads. */
+static inline const struct dag *dag_of(const Walker *self, int n) {
+    return n == 4 ? &self->four : &self->dag[n - 5];
 }
 
 /* The value of n cards (already checked) through dag7 and its value arrays. */

@@ -183,6 +183,8 @@ int build_keyed_tables(Walker *self) {
  * tables); 0, or -1 with an exception. Afterwards keyed_ok says whether
  * they serve batches, keyed_single whether they serve single hands. */
 int ensure_keyed(Walker *self) {
+    if (!self->small_allowed) /* no small tables, so no keyed ones: keyed_ok stays 0 */
+        return 0;
     if (!self->keyed_built) {
         if (build_keyed_tables(self) < 0)
             return -1;

@@ -113,7 +113,7 @@ static int omaha_cards(PyObject *obj, unsigned char *cards, int max, uint64_t *s
 
 /* Omaha is hold'em's: its walks read dag5's last layer as values. */
 static int holdem_only(const Walker *self, const char *what) {
-    if (self->deck == ALL_CARDS && self->dag[0].value == NULL)
+    if (self->deck == ALL_CARDS && self->dag[0].value == NULL && self->sizes == HIGH_SIZES)
         return 0;
     PyErr_Format(PyExc_ValueError, "%s needs the hold'em walker", what);
     return -1;

@@ -409,7 +409,7 @@ PyObject *Walker_sample_games(Walker *self, PyObject *const *args, Py_ssize_t na
         error = "combos must be a C-contiguous (random players, 2, 1326) int64 array";
     if (error != NULL)
         return release_args(&bufs, error, NULL);
-    if (self->deck != ALL_CARDS || self->dag[0].value != NULL) /* another game's walker */
+    if (self->deck != ALL_CARDS || self->dag[0].value != NULL || self->sizes != HIGH_SIZES) /* another game's walker */
         return release_args(&bufs, NULL, Py_NewRef(Py_False));
     if (ensure_keyed(self) < 0)
         return release_args(&bufs, NULL, NULL);

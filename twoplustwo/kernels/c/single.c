@@ -78,6 +78,15 @@ static inline uint64_t rank_bit(int card) {
  * and KEYED_AFTER say), else the DAG; None for a card outside the walker's
  * deck. */
 static inline PyObject *single_value(Walker *self, const unsigned char *cards, int n, uint64_t key, uint64_t bits) {
+    if (!(self->sizes >> n & 1))
+        Py_RETURN_NONE;
+    if (!self->small_allowed) { /* a game whose values no small table stands for: its DAG, walked */
+        for (int i = 0; i < n; i++)
+            if (!(self->deck >> cards[i] & 1))
+                Py_RETURN_NONE;
+        const struct dag *d = dag_of(self, n);
+        return PyLong_FromUnsignedLong(finish(d, walk(d, cards, n)));
+    }
     if (self->keyed_single && self->deck == ALL_CARDS) /* hold'em, after the first hands */
         return PyLong_FromLong(keyed_sum_value(&self->keyed[n - 5], self->flush, key, bits));
     if (self->deck != ALL_CARDS) {
@@ -147,7 +156,7 @@ static PyObject *fast_value(Walker *self, PyObject *seq) {
         int k = PyUnicode_IS_ASCII(seq)
                     ? parse_text((const char *)PyUnicode_1BYTE_DATA(seq), PyUnicode_GET_LENGTH(seq), cards)
                     : -1;
-        if (k < 5)
+        if (k < 4)
             Py_RETURN_NONE;
         for (int i = 0; i < k; i++) { /* distinct: parse_text saw to it */
             key += card_key[cards[i]];
@@ -157,7 +166,7 @@ static PyObject *fast_value(Walker *self, PyObject *seq) {
     } else {
         Py_RETURN_NONE;
     }
-    if (n < 5 || n > 7)
+    if (n < 4 || n > 7)
         Py_RETURN_NONE;
     for (Py_ssize_t i = 0; i < n; i++) {
         int c = card_of(items[i]); /* bool and int subclasses go the slow way */

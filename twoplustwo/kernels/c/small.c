@@ -84,6 +84,10 @@ static int sample_agrees(const Walker *self) {
 /* Every entry comes from the DAG itself, so the small tables can only ever
  * agree with it (and the tests compare them on every hand). */
 int build_small_tables(Walker *self) {
+    if (!self->small_allowed) { /* small_ok stays 0: every single hand and count goes down the DAG */
+        self->small_ok = 0;
+        return 0;
+    }
     for (int t = 0; t < 3; t++) {
         int n = 5 + t;
         PyMem_Free(self->by_ranks[t]); /* left by an earlier attempt that ran out of memory */
@@ -144,7 +148,7 @@ PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t narg
     if (self->flush == NULL && build_small_tables(self) < 0)
         return release_args(&bufs, NULL, PyErr_NoMemory());
     int ok = in->ndim == 2 && in->itemsize == 1 && in->shape[1] >= 5 && in->shape[1] <= 7 && out->ndim == 1 &&
-             out->itemsize == 2 && out->shape[0] == in->shape[0];
+             out->itemsize == 2 && out->shape[0] == in->shape[0] && (self->sizes >> in->shape[1] & 1);
     if (ok) {
         const unsigned char *h = in->buf;
         int k = (int)in->shape[1];
@@ -159,8 +163,11 @@ PyObject *Walker_small_rows(Walker *self, PyObject *const *args, Py_ssize_t narg
             memcpy(cards, h + r * k, (size_t)k);
             for (int j = 0; j < k; j++)
                 ok &= cards[j] <= 51;
-            if (ok)
+            /* Without small tables (a game they cannot stand for): the DAG's value, as the numpy backend gives. */
+            if (ok && self->small_allowed)
                 values[r] = (uint16_t)small_value(self, cards, k);
+            else if (ok)
+                values[r] = (uint16_t)finish(dag_of(self, k), walk(dag_of(self, k), cards, k));
         }
         Py_END_ALLOW_THREADS
     }

@@ -181,7 +181,7 @@ static int boards_shaped(const Py_buffer *bb) {
 
 /* Whether the walker is hold'em's: these sweeps value combos down its dag7. */
 static int holdem_walker(const Walker *self) {
-    return self->deck == ALL_CARDS && self->dag[2].value == NULL;
+    return self->deck == ALL_CARDS && self->dag[2].value == NULL && self->sizes == HIGH_SIZES;
 }
 
 /* count_vs_random(boards, weights, out): for each five-card board (uint8

@@ -39,20 +39,59 @@ static const unsigned char *take(Walker *self, PyObject *obj, int *width) {
     return (const unsigned char *)view->buf;
 }
 
-/* Walker(dag5_layers, dag6_layers, dag7_layers, value5, value6, deck=None):
- * sequences of little-endian arrays exposing the buffer protocol. dag5 and
- * dag6 may both be None: 5- and 6-card hands then walk dag7's first layers
- * and finish in value5 and value6 (another game's one DAG). `deck` is the
- * mask of the cards hands may hold, by default all 52. */
+/* Take the layers of the n-card DAG `seq` (a sequence of n arrays) into d. 0, or -1 with an exception. */
+static int take_dag(Walker *self, PyObject *obj, int n, struct dag *d) {
+    PyObject *seq = PySequence_Fast(obj, "each DAG is a sequence of layer arrays");
+    if (seq == NULL)
+        return -1;
+    Py_ssize_t got = PySequence_Fast_GET_SIZE(seq);
+    if (got != n) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "dag%d needs %d layers, got %zd", n, n, got);
+        return -1;
+    }
+    d->depth = n;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        d->layer[k] = take(self, PySequence_Fast_GET_ITEM(seq, k), &d->width[k]);
+        if (d->layer[k] == NULL) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        d->entries[k] = (size_t)(self->views[self->n_views - 1].len / d->width[k]);
+        if (d->entries[k] > UINT32_MAX) { /* walk_rows indexes entries in 32 bits */
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "dag%d layer %zd has over 2^32 entries", n, k + 1);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* Walker(dag5_layers, dag6_layers, dag7_layers, value5, value6, deck=None, dag4=None, small=True):
+ * sequences of little-endian arrays exposing the buffer protocol, any DAG
+ * None where the game has no hands of its size. dag5 and dag6 may both be
+ * None beside a dag7: 5- and 6-card hands then walk dag7's first layers and
+ * finish in value5 and value6 (another game's one DAG); else value5 and
+ * value6 are read only beside a dag7 and may be None. `deck` is the mask of
+ * the cards hands may hold, by default all 52. small=False: the game's
+ * values do not follow ranks and flushes as a high game's do, so the small
+ * and keyed tables never stand for its DAG. */
 static PyObject *Walker_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
-    PyObject *dags[3], *v5, *v6, *deck_arg = Py_None;
-    static char *kwlist[] = {"dag5", "dag6", "dag7", "value5", "value6", "deck", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO|$O:Walker", kwlist, &dags[0], &dags[1], &dags[2], &v5, &v6,
-                                     &deck_arg))
+    PyObject *dags[3], *v5, *v6, *deck_arg = Py_None, *dag4 = Py_None;
+    int small = 1;
+    static char *kwlist[] = {"dag5", "dag6", "dag7", "value5", "value6", "deck", "dag4", "small", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO|$OOp:Walker", kwlist, &dags[0], &dags[1], &dags[2], &v5, &v6,
+                                     &deck_arg, &dag4, &small))
         return NULL;
-    int derived = dags[0] == Py_None && dags[1] == Py_None;
-    if (!derived && (dags[0] == Py_None || dags[1] == Py_None)) {
+    int has7 = dags[2] != Py_None;
+    int derived = has7 && dags[0] == Py_None && dags[1] == Py_None;
+    if (has7 && !derived && (dags[0] == Py_None || dags[1] == Py_None)) {
         PyErr_SetString(PyExc_ValueError, "dag5 and dag6 are both sequences of layers or both None");
+        return NULL;
+    }
+    if (!has7 && dags[0] == Py_None && dags[1] == Py_None && dag4 == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "a walker needs at least one DAG");
         return NULL;
     }
     uint64_t deck = ALL_CARDS;
@@ -69,47 +108,33 @@ static PyObject *Walker_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
     if (self == NULL)
         return NULL;
     self->deck = deck;
-    self->views = PyMem_Calloc(5 + 6 + 7 + 2, sizeof(Py_buffer));
-    self->owners = PyTuple_Pack(5, dags[0], dags[1], dags[2], v5, v6);
+    self->views = PyMem_Calloc(4 + 5 + 6 + 7 + 2, sizeof(Py_buffer));
+    self->owners = PyTuple_Pack(6, dags[0], dags[1], dags[2], v5, v6, dag4);
     if (self->views == NULL || self->owners == NULL) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
-    for (int d = derived ? 2 : 0; d < 3; d++) {
-        PyObject *seq = PySequence_Fast(dags[d], "each DAG is a sequence of layer arrays");
-        if (seq == NULL) {
-            Py_DECREF(self);
-            return NULL;
-        }
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-        if (n != 5 + d) {
-            Py_DECREF(seq);
-            Py_DECREF(self);
-            return PyErr_Format(PyExc_ValueError, "dag%d needs %d layers, got %zd", 5 + d, 5 + d, n);
-        }
-        self->dag[d].depth = (int)n;
-        for (Py_ssize_t k = 0; k < n; k++) {
-            self->dag[d].layer[k] = take(self, PySequence_Fast_GET_ITEM(seq, k), &self->dag[d].width[k]);
-            if (self->dag[d].layer[k] != NULL)
-                self->dag[d].entries[k] = (size_t)(self->views[self->n_views - 1].len / self->dag[d].width[k]);
-            if (self->dag[d].layer[k] != NULL && self->dag[d].entries[k] > UINT32_MAX) {
-                /* walk_rows indexes entries in 32 bits */
-                Py_DECREF(seq);
-                Py_DECREF(self);
-                return PyErr_Format(PyExc_ValueError, "dag%d layer %zd has over 2^32 entries", 5 + d, k + 1);
-            }
-            if (self->dag[d].layer[k] == NULL) {
-                Py_DECREF(seq);
+    for (int d = 0; d < 3; d++)
+        if (dags[d] != Py_None) {
+            if (take_dag(self, dags[d], 5 + d, &self->dag[d]) < 0) {
                 Py_DECREF(self);
                 return NULL;
             }
+            self->sizes |= 1u << (5 + d);
         }
-        Py_DECREF(seq);
+    if (dag4 != Py_None) {
+        if (take_dag(self, dag4, 4, &self->four) < 0) {
+            Py_DECREF(self);
+            return NULL;
+        }
+        self->sizes |= 1u << 4;
     }
-    self->value[0] = take(self, v5, &self->value_width[0]);
-    if (self->value[0] == NULL || (self->value[1] = take(self, v6, &self->value_width[1])) == NULL) {
-        Py_DECREF(self);
-        return NULL;
+    if (has7) {
+        self->value[0] = take(self, v5, &self->value_width[0]);
+        if (self->value[0] == NULL || (self->value[1] = take(self, v6, &self->value_width[1])) == NULL) {
+            Py_DECREF(self);
+            return NULL;
+        }
     }
     for (int d = 0; derived && d < 2; d++) {
         /* The first 5 + d layers of dag7, then the value of the node. */
@@ -117,7 +142,10 @@ static PyObject *Walker_new(PyTypeObject *type, PyObject *args, PyObject *kwds) 
         self->dag[d].depth = 5 + d;
         self->dag[d].value = self->value[d];
         self->dag[d].value_width = self->value_width[d];
+        self->sizes |= 1u << (5 + d);
     }
+    /* The small tables come from dag7 and its value arrays (hold'em's or another game's). */
+    self->small_allowed = small && has7;
     return (PyObject *)self;
 }
 
@@ -263,12 +291,14 @@ PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs
                    &check, &depth, &start, &held) < 0)
         return NULL;
     const char *error = NULL;
-    if (in->ndim != 2 || in->itemsize != 1 || depth < 0 || depth + in->shape[1] < 5 || depth + in->shape[1] > 7 ||
-        in->shape[1] < 1)
-        error = "hands must be a C-contiguous (N, k) uint8 array with depth + k in 5..7";
+    if (in->ndim != 2 || in->itemsize != 1 || depth < 0 || depth + in->shape[1] < 4 || depth + in->shape[1] > 7 ||
+        in->shape[1] < 1 || !(self->sizes >> (depth + in->shape[1]) & 1))
+        error = self->sizes == HIGH_SIZES ? "hands must be a C-contiguous (N, k) uint8 array with depth + k in 5..7"
+                                    : "hands must be a C-contiguous (N, k) uint8 array with depth + k a hand size "
+                                      "the walker walks";
     else if (out->ndim != 1 || out->itemsize != 2 || out->shape[0] != in->shape[0])
         error = "out must be a C-contiguous uint16 array of one entry per hand";
-    else if (start < 0 || (size_t)start >= self->dag[depth + in->shape[1] - 5].entries[depth] / 52)
+    else if (start < 0 || (size_t)start >= dag_of(self, (int)(depth + in->shape[1]))->entries[depth] / 52)
         error = "start is not a node of that depth"; /* its row would lie outside the layer */
     if (error != NULL)
         return release_args(&bufs, error, NULL);
@@ -278,11 +308,11 @@ PyObject *Walker_walk_rows(Walker *self, PyObject *const *args, Py_ssize_t nargs
     /* Checked whole hands go through the keyed tables, which fit in cache;
      * unchecked rows (a duplicate walks the DAG to some value) and prefixes
      * walk the DAG. The tables are built on the first such batch, with the GIL. */
-    int keyed = check && depth == 0 && held == 0 && self->deck == ALL_CARDS;
+    int keyed = check && depth == 0 && held == 0 && self->deck == ALL_CARDS && self->small_allowed;
     if (keyed && ensure_keyed(self) < 0)
         return release_args(&bufs, NULL, NULL);
     keyed = keyed && self->keyed_ok;
-    const struct dag *d = &self->dag[depth + k - 5];
+    const struct dag *d = dag_of(self, (int)depth + k);
     const unsigned char *h = (const unsigned char *)in->buf;
     uint16_t *values = (uint16_t *)out->buf;
     /* Cards a checked row may not hold besides its duplicates: the prefix's and those outside the deck. */
@@ -342,7 +372,8 @@ static PyMethodDef Walker_methods[] = {
      "small_rows(hands, out) -> bool: values through the single-hand tables (for tests); "
      "whether the single-hand path uses them"},
     {"evaluate", (PyCFunction)(void (*)(void))Walker_evaluate, METH_FASTCALL,
-     "evaluate(cards) -> int | None: value of 5-7 distinct ints of the deck in a list or tuple, else None"},
+     "evaluate(cards) -> int | None: value of a hand (5-7 cards, or the walker's sizes) of distinct ints of the "
+     "deck in a list or tuple, else None"},
     {"fill_ordered", (PyCFunction)(void (*)(void))Walker_fill_ordered, METH_FASTCALL,
      "fill_ordered(n, node, free, include, r0, cards, values): rows of the ordered enumeration"},
     {"omaha", (PyCFunction)(void (*)(void))Walker_omaha, METH_FASTCALL,

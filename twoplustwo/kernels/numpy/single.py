@@ -37,14 +37,16 @@ class Single:
 
     deck: int
     _dag7: tuple[memoryview, ...]
-    _values: tuple[memoryview, memoryview]
+    _values: tuple[memoryview, ...]
+    walks: dict[int, tuple[list[memoryview], memoryview | None]]
 
     def evaluate(self, cards: object, /) -> int | None:
-        """The value of a list or tuple of 5-7 distinct ints of the deck, else None (the caller parses and explains)."""
+        """The value of a list or tuple of 5-7 distinct ints of the deck (or of the walker's sizes), else None
+        (the caller parses and explains)."""
         if type(cards) is not list and type(cards) is not tuple:
             return None
         hand: Any = cards
-        if len(hand) == 7:
+        if len(hand) == 7 and self._dag7:
             # The hot path: seven ints, checked with one bit per card from a
             # table. Cards 52..103 read 0, so they, like a duplicate, leave
             # fewer than 7 bits set; larger ones fail the lookup; negative
@@ -71,7 +73,7 @@ class Single:
                 return int(l7[l6[l5[l4[l3[l2[l1[a] * 52 + b] * 52 + c] * 52 + d] * 52 + e] * 52 + f] * 52 + g])
             return None
         listed = plain(hand, 7)
-        if listed is None or len(listed) < 5:
+        if listed is None or len(listed) not in self.walks:
             return None
         m = 0
         for x in listed:
@@ -79,6 +81,11 @@ class Single:
         if m.bit_count() != len(listed) or m & ~self.deck:
             return None
         node = 0
+        if not self._dag7:  # a game of one small DAG: its own walk
+            layers, value = self.walks[len(listed)]
+            for layer, card in zip(layers, listed):
+                node = layer[node * 52 + card]
+            return int(node if value is None else value[node])
         for layer, card in zip(self._dag7, listed):
             node = layer[node * 52 + card]
         return int(node if len(listed) == 7 else self._values[len(listed) - 5][node])

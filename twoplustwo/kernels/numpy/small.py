@@ -40,7 +40,7 @@ def small_rows(w: Dags, hands: U8, out: U16, /) -> bool:
     """Values of (N, 5..7) rows of distinct cards of the deck, as single hands get them; False: no small tables."""
     h, o = array(hands), array(out, writable=True)
     k = h.shape[1] if h.ndim == 2 else 0
-    ok = h.ndim == 2 and h.itemsize == 1 and 5 <= k <= 7 and o.ndim == 1 and o.itemsize == 2
+    ok = h.ndim == 2 and h.itemsize == 1 and 5 <= k <= 7 and k in w.sizes and o.ndim == 1 and o.itemsize == 2
     rows = h.view("u1").T.copy() if ok and o.shape[0] == h.shape[0] else None
     if rows is None or (rows.size and rows.max() > 51):
         raise ValueError("small_rows takes (N, 5..7) uint8 rows of cards 0..51 and a uint16 out")

@@ -46,27 +46,34 @@ DERIVED_TABLES = False
 class Dags(Single):
     """A table set's DAGs as the numpy walker holds them, and its batch walk (the package's ``Walker`` adds the rest).
 
-    ``Dags(dag5, dag6, dag7, value5, value6, deck=None)``: sequences of
-    little-endian arrays behind the buffer protocol, as the C walker takes
-    them. ``dag5`` and ``dag6`` may both be None: 5- and 6-card hands then
-    walk ``dag7``'s first layers and finish in ``value5`` and ``value6``
-    (another game's one DAG). ``deck`` is the mask of the cards hands may
-    hold, by default all 52.
+    ``Dags(dag5, dag6, dag7, value5, value6, deck=None, dag4=None, small=True)``:
+    sequences of little-endian arrays behind the buffer protocol, as the C
+    walker takes them, any DAG None where the game has no hands of its size.
+    ``dag5`` and ``dag6`` may both be None beside a ``dag7``: 5- and 6-card
+    hands then walk ``dag7``'s first layers and finish in ``value5`` and
+    ``value6`` (another game's one DAG); else the value arrays are read only
+    beside a ``dag7``. ``deck`` is the mask of the cards hands may hold, by
+    default all 52. ``small`` says whether C's small tables may stand for the
+    DAG; this backend has none, and takes it only as C does.
     """
 
     def __init__(
         self,
         dag5: Layers | None,
         dag6: Layers | None,
-        dag7: Layers,
+        dag7: Layers | None,
         value5: object,
         value6: object,
         *,
         deck: int | None = None,
+        dag4: Layers | None = None,
+        small: bool = True,
     ) -> None:
-        derived = dag5 is None and dag6 is None
-        if not derived and (dag5 is None or dag6 is None):
+        derived = dag7 is not None and dag5 is None and dag6 is None
+        if dag7 is not None and not derived and (dag5 is None or dag6 is None):
             raise ValueError("dag5 and dag6 are both sequences of layers or both None")
+        if dag7 is None and dag5 is None and dag6 is None and dag4 is None:
+            raise ValueError("a walker needs at least one DAG")
         deck_mask = ALL_CARDS
         if deck is not None:
             deck_mask = operator.index(deck)
@@ -75,25 +82,30 @@ class Dags(Single):
             if deck_mask == 0 or deck_mask & ~ALL_CARDS:
                 raise ValueError("deck is a mask of cards 0..51, at least one")
         self.deck = deck_mask
-        dags: list[list[memoryview]] = []
-        for d, layers in enumerate((dag5, dag6, dag7)):
+        dags: dict[int, list[memoryview]] = {}
+        for n, layers in ((5, dag5), (6, dag6), (7, dag7), (4, dag4)):
             if layers is None:
-                dags.append([])
                 continue
             if isinstance(layers, (str, bytes)) or not hasattr(layers, "__len__"):
                 raise TypeError("each DAG is a sequence of layer arrays")
-            if len(layers) != 5 + d:
-                raise ValueError(f"dag{5 + d} needs {5 + d} layers, got {len(layers)}")
-            dags.append([entries(layer) for layer in layers])
-        values = (entries(value5), entries(value6))
+            if len(layers) != n:
+                raise ValueError(f"dag{n} needs {n} layers, got {len(layers)}")
+            dags[n] = [entries(layer) for layer in layers]
         self.derived = derived
         # An n-card walk: its layers, and the array its last node is looked
         # up in (None where the last layer holds values).
-        self.walks: dict[int, tuple[list[memoryview], memoryview | None]] = {7: (dags[2], None)}
-        for n in (5, 6):
-            self.walks[n] = (dags[2][:n], values[n - 5]) if derived else (dags[n - 5], None)
-        # Single hands walk dag7 and its value arrays, as C's single-hand path does.
-        self._dag7 = tuple(dags[2])
+        self.walks: dict[int, tuple[list[memoryview], memoryview | None]] = {n: (w, None) for n, w in dags.items()}
+        values: tuple[memoryview, ...] = ()
+        if 7 in dags:
+            values = (entries(value5), entries(value6))
+        if derived:
+            for n in (5, 6):
+                self.walks[n] = (dags[7][:n], values[n - 5])
+        #: The hand sizes the walker walks.
+        self.sizes = frozenset(self.walks)
+        # Single hands walk dag7 and its value arrays, as C's single-hand
+        # path does, where there is a dag7; else their own DAG.
+        self._dag7 = tuple(dags.get(7, ()))
         self._values = values
         self._arrays: dict[int, list[npt.NDArray[np.unsignedinteger[Any]]]] = {}
         # fill_ordered's enumeration, made once for the many calls that fill its chunks.
@@ -115,11 +127,12 @@ class Dags(Single):
 
     def nodes(self, n: int, depth: int) -> int:
         """How many nodes there are at ``depth`` of the n-card walk."""
-        return len(self.walks[n][0][depth]) // 52
+        walk = self.walks.get(n)
+        return 0 if walk is None else len(walk[0][depth]) // 52
 
     def holdem_only(self, what: str) -> None:
         """Refuse ``what`` on another game's walker: Omaha and the board sweeps read hold'em's DAGs."""
-        if self.derived or self.deck != ALL_CARDS:
+        if self.derived or self.deck != ALL_CARDS or self.sizes != {5, 6, 7}:
             raise ValueError(f"{what} needs the hold'em walker")
 
     # ------------------------------------------------------------ walker.c
@@ -133,8 +146,12 @@ class Dags(Single):
         depth, start, held = (long(args[0]), long(args[1]), mask(args[2])) if args else (0, 0, 0)
         h, o = array(hands), array(out, writable=True)
         k = h.shape[1] if h.ndim == 2 else 0
-        if h.ndim != 2 or h.itemsize != 1 or depth < 0 or not 5 <= depth + k <= 7 or k < 1:
-            raise ValueError("hands must be a C-contiguous (N, k) uint8 array with depth + k in 5..7")
+        if h.ndim != 2 or h.itemsize != 1 or depth < 0 or depth + k not in self.sizes or k < 1:
+            if self.sizes == {5, 6, 7}:
+                raise ValueError("hands must be a C-contiguous (N, k) uint8 array with depth + k in 5..7")
+            raise ValueError(
+                "hands must be a C-contiguous (N, k) uint8 array with depth + k a hand size the walker walks"
+            )
         if o.ndim != 1 or o.itemsize != 2 or o.shape[0] != h.shape[0]:
             raise ValueError("out must be a C-contiguous uint16 array of one entry per hand")
         if not 0 <= start < self.nodes(depth + k, depth):

@@ -7,17 +7,22 @@ Each game's rules (deck, hand sizes, how a hand gets its value, its
 categories, value scale and words) are one :class:`~twoplustwo.vocab.rules.base.Rules`
 object of the module of its family:
 
-- :mod:`twoplustwo.vocab.rules.high`: best five high (hold'em, short deck).
+- :mod:`twoplustwo.vocab.rules.high`: best five high (hold'em, short deck,
+  seven-card stud and the high half of stud hi/lo, which play hold'em's DAGs);
+- :mod:`twoplustwo.vocab.rules.low`: the lows (razz and ace-to-five,
+  deuce-to-seven, and stud hi/lo's eight-or-better low);
+- :mod:`twoplustwo.vocab.rules.badugi`: badugi.
 
 :func:`check_game` is the one check of a ``game=`` argument, and
 :func:`rules_of` gives a game's rules.
 
 >>> rules_of("short-deck").values
 1404
->>> check_game("razz")
+>>> check_game("omaha")
 Traceback (most recent call last):
 ...
-ValueError: unknown game 'razz'; known games: holdem, short-deck, short-deck-classic
+ValueError: unknown game 'omaha'; known games: holdem, short-deck, short-deck-classic, stud, stud-hilo, razz, \
+lowball-27, lowball-a5, badugi
 
 Adding a game is adding its rules object here (README, "Adding a game").
 This package imports nothing heavy: a fresh process's first evaluate() of
@@ -28,8 +33,16 @@ from __future__ import annotations
 
 import reprlib
 
+from twoplustwo.vocab.rules.badugi import BADUGI_RULES
 from twoplustwo.vocab.rules.base import Rules
-from twoplustwo.vocab.rules.high import HOLDEM_RULES, SHORT_DECK_CLASSIC_RULES, SHORT_DECK_RULES
+from twoplustwo.vocab.rules.high import (
+    HOLDEM_RULES,
+    SHORT_DECK_CLASSIC_RULES,
+    SHORT_DECK_RULES,
+    STUD_HILO_RULES,
+    STUD_RULES,
+)
+from twoplustwo.vocab.rules.low import LOWBALL_27_RULES, LOWBALL_A5_RULES, RAZZ_RULES
 
 __all__ = [
     "EQUITY_GAMES",
@@ -46,7 +59,20 @@ __all__ = [
 HOLDEM = "holdem"
 
 #: Every game's rules, by name, in the order :data:`GAMES` lists them.
-RULES: dict[str, Rules] = {r.name: r for r in (HOLDEM_RULES, SHORT_DECK_RULES, SHORT_DECK_CLASSIC_RULES)}
+RULES: dict[str, Rules] = {
+    r.name: r
+    for r in (
+        HOLDEM_RULES,
+        SHORT_DECK_RULES,
+        SHORT_DECK_CLASSIC_RULES,
+        STUD_RULES,
+        STUD_HILO_RULES,
+        RAZZ_RULES,
+        LOWBALL_27_RULES,
+        LOWBALL_A5_RULES,
+        BADUGI_RULES,
+    )
+}
 
 #: The games the runtime evaluates. A table set holds hold'em always, the
 #: others when it was built with them (``make`` builds them all).
@@ -56,8 +82,11 @@ GAMES: tuple[str, ...] = tuple(RULES)
 #: to six hole cards with three of the board, on the hold'em tables.
 OMAHA_GAMES: tuple[str, ...] = ("omaha", "omaha-hilo")
 
-#: The games :func:`~twoplustwo.equity` plays.
-EQUITY_GAMES: tuple[str, ...] = (*GAMES, *OMAHA_GAMES)
+#: The games :func:`~twoplustwo.equity` plays (the newer games evaluate but play no equity yet).
+EQUITY_GAMES: tuple[str, ...] = (
+    *(r.name for r in (HOLDEM_RULES, SHORT_DECK_RULES, SHORT_DECK_CLASSIC_RULES)),
+    *OMAHA_GAMES,
+)
 
 _show = reprlib.Repr()
 _show.maxstring = 40

@@ -48,6 +48,13 @@ class Rules:
     deck: range
     #: The numbers of cards a hand may hold.
     sizes: tuple[int, ...]
+    #: Whether a hand's value follows from its rank multiset, or from its flush's suited ranks when
+    #: five or more of its cards share a suit, as in best-five-high games (what the kernels' tables
+    #: derived for speed assume).
+    flush_ranked: bool = False
+    #: Whether the pot splits with the best eight-or-better low (stud hi/lo), which
+    #: twoplustwo.vocab.rules.low.eight_or_better states and evaluate_low() gives.
+    split_low: bool = False
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
@@ -65,7 +72,8 @@ class Rules:
     @property
     def codes(self) -> list[int]:
         """``codes[v - 1]``, the code of value ``v``: its category's place (0 weakest) in the first hex digit,
-        then the five ranks (0 deuce .. 12 ace) that decide, one hex digit each, so that codes sort as values."""
+        then the five ranks (0 deuce .. 12 ace) that decide, one hex digit each, so that a high game's codes
+        sort as values (a low's do not: its family says how its codes read)."""
         raise NotImplementedError
 
     def ranks(self, value: int) -> tuple[int, int, int, int, int]:
@@ -81,6 +89,11 @@ class Rules:
     def words(self, value: int) -> str:
         """The value ``value`` (``1..values``) in words, such as ``"Full house, jacks full of aces"``."""
         raise NotImplementedError
+
+    def played(self, cards: Sequence[int]) -> list[int] | None:
+        """The cards of a hand that make its value, for a family whose hands play fewer than five; None for
+        the families that play a best five (found by walking the fives)."""
+        return None
 
     @property
     def mask(self) -> int:

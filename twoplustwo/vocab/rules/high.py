@@ -28,7 +28,15 @@ from itertools import combinations
 from twoplustwo.vocab.five_cards import CATEGORY_NAMES, RANK_NAMES, class_codes, class_counts, plural
 from twoplustwo.vocab.rules.base import Rules
 
-__all__ = ["HOLDEM_RULES", "SHORT_DECK_CLASSIC_RULES", "SHORT_DECK_RULES", "HighRules", "hand_words"]
+__all__ = [
+    "HOLDEM_RULES",
+    "SHORT_DECK_CLASSIC_RULES",
+    "SHORT_DECK_RULES",
+    "STUD_HILO_RULES",
+    "STUD_RULES",
+    "HighRules",
+    "hand_words",
+]
 
 
 class HighRules(Rules):
@@ -41,6 +49,7 @@ class HighRules(Rules):
     """
 
     sizes = (5, 6, 7)
+    flush_ranked = True
 
     def __init__(self, name: str, low_rank: int, order: Sequence[str], *, ace_low: str = "", own_dags: bool = False):
         if sorted(order) != sorted(CATEGORY_NAMES):
@@ -203,3 +212,11 @@ SHORT_DECK_CLASSIC_RULES = HighRules(
     ),
     ace_low=" (ace low)",
 )  # fmt: skip
+
+#: Seven-card stud: the best five high of 5 to 7 cards, on hold'em's DAGs and scale.
+STUD_RULES = HighRules("stud", 0, CATEGORY_NAMES, own_dags=True)
+
+#: Seven-card stud hi/lo: the high as stud; the low (eight or better) is
+#: twoplustwo.vocab.rules.low.eight_or_better, which needs no tables.
+STUD_HILO_RULES = HighRules("stud-hilo", 0, CATEGORY_NAMES, own_dags=True)
+STUD_HILO_RULES.split_low = True
