@@ -47,6 +47,9 @@ from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import format_cards, parse_cards
 
 ROOT = Path(__file__).resolve().parents[2]
+# Hypothesis notes the strategy on an exception raised while drawing (a rejected draw included) and warns once that
+# the repr of these large strategies is long: it is the strategies', not a finding.
+pytestmark = pytest.mark.filterwarnings("ignore:Generating overly large repr:hypothesis.errors.HypothesisWarning")
 
 #: Examples per property. Sized so the file runs in well under a minute.
 EXAMPLES: dict[str, int] = {
