@@ -30,7 +30,7 @@ from twoplustwo.hands.rows import first_bad_row, read_rows
 from twoplustwo.kernels import pool
 from twoplustwo.kernels.choice import chosen
 from twoplustwo.vocab.board_classes import MADE_HANDS, draw_names
-from twoplustwo.vocab.cards import Cards, check_disjoint, parse_cards
+from twoplustwo.vocab.cards import Cards, parse_cards, parse_deal
 from twoplustwo.vocab.combos import COMBOS
 
 __all__ = ["BOARD_SIZES", "NO_CLASS", "BoardClass", "classify", "classify_batch", "classify_combos"]
@@ -50,20 +50,7 @@ class BoardClass(NamedTuple):
 
 def _parse_deal(hole: Cards, board: Cards) -> tuple[list[int], list[int]]:
     """Hole cards and board as card lists, checked: two hole cards, 3 to 5 board cards, nothing twice."""
-    try:
-        h = parse_cards(hole)
-    except ValueError as e:
-        raise ValueError(f"the hole cards: {e}") from None
-    try:
-        b = parse_cards(board)
-    except ValueError as e:
-        raise ValueError(f"the board: {e}") from None
-    if len(h) != 2:
-        raise ValueError(f"a hold'em hand has 2 hole cards, got {len(h)}")
-    if len(b) not in BOARD_SIZES:
-        raise ValueError(f"a board has 3, 4 or 5 cards, got {len(b)}")
-    check_disjoint([("the hole cards", h), ("the board", b)])
-    return h, b
+    return parse_deal(hole, board, (2,), BOARD_SIZES, "a hold'em hand has 2 hole cards", "a board has 3, 4 or 5 cards")
 
 
 def classify(hole: Cards, board: Cards) -> BoardClass:

@@ -43,7 +43,7 @@ from twoplustwo.kernels.choice import chosen
 from twoplustwo.kernels.games import walker_of
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.cards import Cards, check_disjoint, parse_cards
+from twoplustwo.vocab.cards import Cards, parse_cards, parse_deal
 from twoplustwo.vocab.inputs import is_int
 from twoplustwo.vocab.lows import LOW_BITS, LOW_MASKS, LOW_VALUES, N_LOWS
 
@@ -68,20 +68,8 @@ _PARALLEL_MIN = 1 << 16
 
 def _parse_deal(hole: Cards, board: Cards) -> tuple[list[int], list[int]]:
     """Hole cards and board as card lists, checked: sizes, cards, nothing twice."""
-    try:
-        h = parse_cards(hole)
-    except ValueError as e:
-        raise ValueError(f"the hole cards: {e}") from None
-    try:
-        b = parse_cards(board)
-    except ValueError as e:
-        raise ValueError(f"the board: {e}") from None
-    if len(h) not in HOLE_SIZES:
-        raise ValueError(f"an Omaha hand has 4, 5 or 6 hole cards, got {len(h)}")
-    if len(b) not in OMAHA_BOARD_SIZES:
-        raise ValueError(f"an Omaha board has 3, 4 or 5 cards, got {len(b)}")
-    check_disjoint([("the hole cards", h), ("the board", b)])
-    return h, b
+    return parse_deal(hole, board, HOLE_SIZES, OMAHA_BOARD_SIZES, "an Omaha hand has 4, 5 or 6 hole cards",
+                      "an Omaha board has 3, 4 or 5 cards")  # fmt: skip
 
 
 def evaluate_omaha(hole: Cards, board: Cards, *, tables: Tables | None = None) -> int:

@@ -47,6 +47,7 @@ __all__ = [
     "format_cards",
     "parse_card",
     "parse_cards",
+    "parse_deal",
     "parse_words",
 ]
 
@@ -270,6 +271,35 @@ def check_disjoint(groups: Sequence[tuple[str, Sequence[int]]]) -> None:
             if c in owner:
                 raise ValueError(f"{format_card(c)} is in both {owner[c]} and {name}")
             owner[c] = name
+
+
+def parse_deal(
+    hole: Cards, board: Cards, hole_sizes: Sequence[int], board_sizes: Sequence[int], hands: str, boards: str
+) -> tuple[list[int], list[int]]:
+    """Hole cards and a board as card lists, checked: a bad card, a size not in ``hole_sizes`` or ``board_sizes``,
+    or a card in both, each a ``ValueError`` that says which (``hands`` and ``boards`` state the sizes in words).
+
+    >>> parse_deal("As Kd", "Qh 7c 2d", (2,), (3, 4, 5), "a hand has 2 hole cards", "a board has 3 to 5 cards")
+    ([51, 45], [42, 20, 1])
+    >>> parse_deal("As Kd", "Qh 7c", (2,), (3, 4, 5), "a hand has 2 hole cards", "a board has 3 to 5 cards")
+    Traceback (most recent call last):
+    ...
+    ValueError: a board has 3 to 5 cards, got 2
+    """
+    try:
+        h = parse_cards(hole)
+    except ValueError as e:
+        raise ValueError(f"the hole cards: {e}") from None
+    try:
+        b = parse_cards(board)
+    except ValueError as e:
+        raise ValueError(f"the board: {e}") from None
+    if len(h) not in hole_sizes:
+        raise ValueError(f"{hands}, got {len(h)}")
+    if len(b) not in board_sizes:
+        raise ValueError(f"{boards}, got {len(b)}")
+    check_disjoint([("the hole cards", h), ("the board", b)])
+    return h, b
 
 
 def parse_words(words: Iterable[str]) -> list[int]:
