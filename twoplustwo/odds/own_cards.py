@@ -1,6 +1,6 @@
 """Equity in games without a board, each player dealt their own cards: stud, stud hi/lo, razz and the draws.
 
-:func:`twoplustwo.equity` comes here for the games of :data:`OWN_CARD_GAMES`.
+:func:`twoplustwo.equity` comes here for the games of ``OWN_CARD_GAMES`` (:mod:`twoplustwo.vocab.rules`).
 A player is the cards known for them: a stud, stud hi/lo or razz player ends
 with 7 cards, so a player given four has three more dealt from the deck; a
 draw-game player (``lowball-27``, ``lowball-a5``: 5 cards; ``badugi``: 4) is
@@ -11,7 +11,7 @@ the cards they keep and draws the rest once. A player given no cards (or
 deck less every known and dead card) is valued once, in one batch through
 the game's walker. The games are then every deal of one completion per
 player with no card twice, each as likely as another, listed in blocks of
-at most :data:`BLOCK` deals (so memory stays bounded and Ctrl-C stops it
+at most ``BLOCK`` (2**20) deals (so memory stays bounded and Ctrl-C stops it
 between blocks) and scored by :mod:`twoplustwo.kernels.pots`: hi/lo in
 ``stud-hilo`` exactly as in ``omaha-hilo``.
 
