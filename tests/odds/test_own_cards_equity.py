@@ -134,6 +134,27 @@ def test_monte_carlo_within_five_standard_errors(game: str, hands: list[str], ke
         assert abs(s.equity - e.equity) < 5 * s.stderr
 
 
+@pytest.mark.parametrize(
+    ("game", "hands"),
+    [
+        ("razz", ["As 2d 3c 4h", "Kh 7d 8c 9c"]),
+        ("stud", ["As Ad 3c 4h 5s", "Kh Kd 8c 9s Tc"]),
+        ("lowball-a5", ["As 2d", "Kh 7d 8c 9c"]),
+        ("badugi", ["random", "Kh 7d"]),
+    ],
+)
+def test_heads_up_counts_equal_listing(game: str, hands: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from twoplustwo.odds import own_cards
+
+    dead = dead_but(hands, "2c 2h 3d 3h 4s 4d 5c 5h 6s 6d 7c 7h 8s 8d Ts Jd Qh")
+    counted = equity(hands, game=game, dead=dead, method="exact")
+    monkeypatch.setattr(own_cards, "COUNT_ENTRIES", 0)  # every deal listed instead
+    listed = equity(hands, game=game, dead=dead, method="exact")
+    assert [(r.games, r.wins, r.ties, r.equity) for r in counted] == [
+        (r.games, r.wins, r.ties, r.equity) for r in listed
+    ]
+
+
 def test_seed_reproducible_on_any_threads() -> None:
     hands = ["As 2d 3c", "Kh 7d 8c"]
     one = equity(hands, game="razz", method="monte-carlo", samples=70_000, seed=5, threads=1)
@@ -146,7 +167,10 @@ def test_seed_reproducible_on_any_threads() -> None:
 def test_auto_enumerates_small_and_samples_large() -> None:
     small = equity(["As 2d 3c 4h Kd", "5s 6d 7c 8h 9d"], game="razz")
     assert (small[0].games, small[0].stderr) == (861 * 780, 0)  # C(42, 2) completions, then C(40, 2)
-    large = equity(["As 2d 3c", "Kh 7d 8c"], game="razz", stderr=0.01, seed=1)
+    # Heads-up (but in hi/lo) every deal is counted, however many: razz from third street.
+    counted = equity(["As 2d 3c", "Kh 7d 8c"], game="razz")
+    assert (counted[0].games, counted[0].stderr) == (163_185 * 111_930, 0)  # C(46, 4) x C(42, 4)
+    large = equity(["As 2d 3c", "Kh 7d 8c"], game="stud-hilo", stderr=0.01, seed=1)
     assert large[0].stderr > 0
 
 

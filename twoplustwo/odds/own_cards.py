@@ -46,6 +46,7 @@ from twoplustwo.kernels import pool
 from twoplustwo.kernels.games import resolve
 from twoplustwo.kernels.pots import HILO_UNIT, POT_UNITS, hilo_shares, outcomes, shares
 from twoplustwo.odds import montecarlo
+from twoplustwo.odds.disjoint import entries, heads_up
 from twoplustwo.odds.montecarlo import DEFAULT_STDERR, MAX_SAMPLES, Stopping
 from twoplustwo.odds.players import check_count
 from twoplustwo.odds.results import PlayerEquity
@@ -57,7 +58,7 @@ from twoplustwo.vocab.draws import draw_index
 from twoplustwo.vocab.ranges import Range
 from twoplustwo.vocab.rules import OWN_CARD_GAMES
 
-__all__ = ["AUTO_WORK", "BLOCK", "FINAL_CARDS", "MAX_COMPLETIONS", "OWN_CARD_GAMES", "equity_of"]
+__all__ = ["AUTO_WORK", "BLOCK", "COUNT_ENTRIES", "FINAL_CARDS", "MAX_COMPLETIONS", "OWN_CARD_GAMES", "equity_of"]
 
 #: The cards each player of a game holds at the showdown.
 FINAL_CARDS = {"stud": 7, "stud-hilo": 7, "razz": 7, "lowball-27": 5, "lowball-a5": 5, "badugi": 4}
@@ -67,6 +68,11 @@ AUTO_WORK = 2e7
 #: The most completions of one player ``method="exact"`` values (a random
 #: draw-game hand: C(47, 5) = 1,533,939; a stud player with four cards known: C(45, 3) = 14,190).
 MAX_COMPLETIONS = 2_000_000
+#: Heads-up (but in stud hi/lo) deals are counted by inclusion-exclusion
+#: (:mod:`twoplustwo.odds.disjoint`), whatever their number, when the card
+#: subsets that lists are at most this many (heads-up razz from third
+#: street: 2 x 163,185 x 16 = 5.2 million, about 80 MB at once).
+COUNT_ENTRIES = 1 << 23
 #: Deals listed and scored at once.
 BLOCK = 1 << 20
 
@@ -149,7 +155,7 @@ def equity_of(
     deal = _Deal(players, board, dead, game, tables)
     counts = deal.completions()
     if method == "auto":
-        method = "exact" if math.prod(counts) <= AUTO_WORK else "monte-carlo"
+        method = "exact" if _counted(deal, counts) or math.prod(counts) <= AUTO_WORK else "monte-carlo"
     if method == "monte-carlo":
         return _sample(deal, stopping, workers, quiet)
     worst = max(counts)
@@ -161,16 +167,32 @@ def equity_of(
     return _exact(deal, workers)
 
 
+def _counted(deal: _Deal, counts: list[int]) -> bool:
+    """Whether heads-up inclusion-exclusion counts the deals (:mod:`twoplustwo.odds.disjoint`), within COUNT_ENTRIES."""
+    if len(counts) != 2 or deal.hilo:
+        return False
+    (n_a, n_b), (m_a, m_b) = counts, deal.missing
+    return entries(n_a, m_a, m_b) + entries(n_b, m_b, m_a) <= COUNT_ENTRIES
+
+
 def _exact(deal: _Deal, workers: int) -> list[PlayerEquity]:
     rest = np.array(deal.rest, dtype=np.uint8)
-    masks, highs, lows = [], [], []
+    drawns, masks, highs, lows = [], [], [], []
     for known, m in zip(deal.known, deal.missing):
         drawn = rest[draw_index(len(rest), m)]
+        drawns.append(drawn)
         masks.append(np.bitwise_or.reduce(_BIT[drawn], axis=1))
         rows = np.hstack([np.tile(np.array(known, dtype=np.uint8), (len(drawn), 1)), drawn])
         high, low = deal.values(rows, workers)
         highs.append(high)
         lows.append(low)
+    if _counted(deal, [len(d) for d in drawns]):
+        deals, a_wins, tied = heads_up(drawns[0], highs[0], drawns[1], highs[1])
+        b_wins = deals - a_wins - tied
+        return [
+            PlayerEquity(label, deals, w, tied, (w + tied / 2) / deals, 0.0)
+            for label, w in zip(deal.labels, (a_wins, b_wins))
+        ]
     n = len(deal.known)
     games, wins, ties, units = 0, [0] * n, [0] * n, [0] * n
     for idx in _deals(masks):
