@@ -13,14 +13,18 @@ the game's walker. The games are then every deal of one completion per
 player with no card twice, each as likely as another, listed in blocks of
 at most ``BLOCK`` (2**20) deals (so memory stays bounded and Ctrl-C stops it
 between blocks) and scored by :mod:`twoplustwo.kernels.pots`: hi/lo in
-``stud-hilo`` exactly as in ``omaha-hilo``.
+``stud-hilo`` exactly as in ``omaha-hilo``. Heads-up, but in stud hi/lo,
+the deals are counted instead of listed (:mod:`twoplustwo.odds.disjoint`:
+inclusion-exclusion over the cards of one player's completion) when the
+card subsets that takes are at most ``COUNT_ENTRIES`` (2**23): heads-up
+razz from third street, 18 billion deals, in about a second.
 
 >>> [(r.games, r.wins, r.ties) for r in equity_of(["As 2d 3c 4h 5s", "Kh 7d 8c 9h Ts"], "razz", "exact")]
 [(671580, 671580, 0), (671580, 0, 0)]
 
-``method="auto"`` enumerates when the deals to list (the product of the
-players' completion counts, before those that share a card are dropped)
-are at most :data:`AUTO_WORK`, else it samples. ``method="exact"`` refuses
+``method="auto"`` is exact when the deals are counted (above) or when the
+deals to list (the product of the players' completion counts, before those
+that share a card are dropped) are at most :data:`AUTO_WORK`; else it samples. ``method="exact"`` refuses
 a player with more than :data:`MAX_COMPLETIONS` completions (their values
 alone would take too much memory).
 
