@@ -75,7 +75,7 @@ MAX_COMPLETIONS = 2_000_000
 #: Heads-up (but in stud hi/lo) deals are counted by inclusion-exclusion
 #: (:mod:`twoplustwo.odds.disjoint`), whatever their number, when the card
 #: subsets that lists are at most this many (heads-up razz from third
-#: street: 2 x 163,185 x 16 = 5.2 million, about 80 MB at once).
+#: street: 2 x 163,185 x 16 = 5.2 million: 200 MB peak for the process, 50 MB of it baseline).
 COUNT_ENTRIES = 1 << 23
 #: Deals listed and scored at once.
 BLOCK = 1 << 20
