@@ -522,8 +522,11 @@ def test_auto_enumerates_the_deals_above(players: list[str], game: str) -> None:
 
 def test_bad_game() -> None:
     # The one check of an equity game (twoplustwo.vocab.rules.check_equity_game), as equity() says it.
-    plays = "equity plays holdem, short-deck, short-deck-classic, omaha, omaha-hilo; got game"
-    with pytest.raises(ValueError, match=plays + " 'razz'"):
+    plays = "equity plays holdem, short-deck, short-deck-classic, omaha, omaha-hilo, stud, .*, badugi; got game"
+    with pytest.raises(ValueError, match=plays + " 'razzle'"):
+        mc([hand("AsAh"), hand("KdKc")], game="razzle", samples=10)
+    # A game without a board is equity()'s (twoplustwo/odds/own_cards.py), not this sampler's.
+    with pytest.raises(ValueError, match="monte_carlo plays games with a board; razz is played by equity"):
         mc([hand("AsAh"), hand("KdKc")], game="razz", samples=10)
     with pytest.raises(ValueError, match=plays + " NoneType"):
         mc([hand("AsAh"), hand("KdKc")], game=None, samples=10)

@@ -107,7 +107,7 @@ def test_hilo_shares_split_each_half() -> None:
         (["As Kh Qs 2d", parse_range("QQ+")], {"game": "omaha"}, "player 2: an Omaha player is a hand .* not a range"),
         (["As Kh Qs", "Ah Ks 5c 4c"], {"game": "omaha"}, "player 1: an Omaha hand has 4, 5 or 6 hole cards, got 3"),
         (["As Kh Qs 2d", "Ah Ks 5c 4c"], {"game": "omaha-hilo", "board": "As 3d 4d"}, "As is in both hand 1 and the"),
-        (["As Kh Qs 2d", "Ah Ks 5c 4c"], {"game": "stud"}, "equity plays holdem, .* omaha-hilo; got game 'stud'"),
+        (["As Kh Qs 2d", "Ah Ks 5c 4c"], {"game": "studd"}, "equity plays holdem, .* badugi; got game 'studd'"),
     ],
 )
 def test_bad_input(players: list[object], kwargs: dict[str, object], message: str) -> None:

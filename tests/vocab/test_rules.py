@@ -176,17 +176,19 @@ def test_the_rules_name_the_dags_their_hands_walk() -> None:
 
 def test_one_registry_checks_every_game() -> None:
     assert GAMES == tuple(RULES) == ALL_GAMES and tp.GAMES == GAMES
-    assert EQUITY_GAMES == (*GAMES[:3], "omaha", "omaha-hilo")
+    assert EQUITY_GAMES == (*GAMES[:3], "omaha", "omaha-hilo", *GAMES[3:])
     assert check_game("short-deck") == "short-deck" and type(check_game(np.str_("holdem"))) is str
     with pytest.raises(ValueError, match="unknown game 'pineapple'; " + KNOWN):
         check_game("pineapple")
     with pytest.raises(TypeError, match="game must be a str such as 'holdem', got int"):
         rules_of(7)
     assert check_equity_game(np.str_("omaha-hilo")) == "omaha-hilo"
-    for bad, shown in (("razz", "'razz'"), (3, "int")):
+    assert check_equity_game(np.str_("razz")) == "razz"
+    for bad, shown in (("razzle", "'razzle'"), (3, "int")):
         with pytest.raises(
             ValueError,
-            match=f"equity plays holdem, short-deck, short-deck-classic, omaha, omaha-hilo; got game {shown}",
+            match=f"equity plays holdem, short-deck, short-deck-classic, omaha, omaha-hilo, stud, stud-hilo, razz, "
+            f"lowball-27, lowball-a5, badugi; got game {shown}",
         ):
             check_equity_game(bad)
     # A card outside a short deck is named with its place.

@@ -11,13 +11,12 @@ from twoplustwo.cli.hands import card_list
 from twoplustwo.cli.output import aligned, is_stdout, stdout_fd
 from twoplustwo.cluster import dask_client
 from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_words
-from twoplustwo.vocab.rules import EQUITY_GAMES, HOLDEM
+from twoplustwo.vocab.rules import EQUITY_GAMES, HOLDEM, OWN_CARD_GAMES
 
 if TYPE_CHECKING:
     from twoplustwo.odds.results import PlayerEquity
 
 __all__ = ["EQUITY_GAMES", "cmd_equity", "cmd_preflop", "cmd_range", "combo_tables"]
-
 
 
 def player(word: str, omaha: bool) -> str | list[int]:
@@ -30,7 +29,11 @@ def player(word: str, omaha: bool) -> str | list[int]:
 
 
 def cmd_equity(args: argparse.Namespace) -> int:
-    players = [player(w, args.game.startswith("omaha")) for w in args.players]
+    own = args.game in OWN_CARD_GAMES
+    # A stud or draw player is the cards known for them (or "random"): equity() reads and checks them.
+    players: list[str | list[int]] = (
+        list(args.players) if own else [player(w, args.game.startswith("omaha")) for w in args.players]
+    )
     board = card_list(args.board)
     dead = card_list(args.dead)
     # Hands against each other and the board before any table is loaded;
@@ -57,7 +60,8 @@ def cmd_equity(args: argparse.Namespace) -> int:
         quiet=args.quiet,
     )
     game = "" if args.game == HOLDEM else f"game: {args.game}; "
-    print(f"{game}board: {format_cards(board) or 'none'}; dead: {format_cards(dead) or 'none'}")
+    shown = "" if own else f"board: {format_cards(board) or 'none'}; "
+    print(f"{game}{shown}dead: {format_cards(dead) or 'none'}")
     print(equity_table(results))
     if args.combos:
         for line in combo_tables(results):

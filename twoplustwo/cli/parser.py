@@ -145,7 +145,8 @@ def build_parser() -> Parser:
         "players",
         nargs="+",
         metavar="PLAYER",
-        help="one hand ('AsKs', 'As Ks') or range ('QQ+,AKs', '[50]AK[/50]', 'random') per argument",
+        help="one hand ('AsKs', 'As Ks') or range ('QQ+,AKs', '[50]AK[/50]', 'random') per argument; in stud, "
+        "razz and the draws, the cards known for a player ('As 2d 3c') or 'random'",
     )
     sp.add_argument("--board", action="append", metavar="CARDS", help="cards already on the board (0 to 5)")
     sp.add_argument("--dead", action="append", metavar="CARDS", help="cards out of play")
@@ -167,7 +168,8 @@ def build_parser() -> Parser:
         "--game",
         choices=EQUITY_GAMES,
         default=HOLDEM,
-        help="holdem (the default), short-deck, short-deck-classic, or omaha / omaha-hilo (hands of 4-6 cards)",
+        help="holdem (the default), short-deck, short-deck-classic, omaha / omaha-hilo (hands of 4-6 cards), "
+        "or without a board: stud, stud-hilo, razz (7 cards each), lowball-27, lowball-a5 (5), badugi (4)",
     )
 
     sp = add("preflop", cmd_preflop, "exact preflop equity of the 169 starting hands, against a random hand or a grid")

@@ -44,7 +44,7 @@ from twoplustwo.odds.results import EquityResults, PlayerEquity, equity_table
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import Cards, check_disjoint, parse_cards
 from twoplustwo.vocab.ranges import Range
-from twoplustwo.vocab.rules import EQUITY_GAMES, HOLDEM, check_equity_game
+from twoplustwo.vocab.rules import EQUITY_GAMES, HOLDEM, OWN_CARD_GAMES, check_equity_game
 
 __all__ = [
     "AUTO_EXACT_WORK",
@@ -87,8 +87,8 @@ def _check_method(method: object, stderr: object, samples: object, seed: object)
 
 
 def equity(
-    players: Sequence[Player],
-    board: Cards = (),
+    players: Sequence[Player | None],
+    board: Cards | None = (),
     dead: Cards = (),
     *,
     game: str = HOLDEM,
@@ -149,6 +149,8 @@ def equity(
 
     >>> [r.wins for r in equity(["AsKs", "Qh Qd", [0, 1]], board="Kh Qs 2h")]
     [60, 802, 41]
+    >>> print(equity(["As 2d 3c 4h 5s", "Kh 7d 8c 9h Ts"], game="razz")[1])
+    Kh 7d 8c 9h Ts  win 0.000%  tie 0.000%  equity 0.000%  (0 wins, 0 ties, 671,580 games)
     >>> equity(["AsKs", "AsQd"])
     Traceback (most recent call last):
     ...
@@ -162,6 +164,16 @@ def equity(
     workers = pool.resolve_threads(threads)
     stopping = _check_method(method, stderr, samples, seed)
     game = check_equity_game(game)  # the plain name, whatever str subclass (a StrEnum member, np.str_) equals it
+    if game in OWN_CARD_GAMES:
+        from twoplustwo.odds.own_cards import equity_of
+
+        return EquityResults(
+            equity_of(
+                players, game, method, stopping, board=board, dead=dead, tables=tables, workers=workers, quiet=quiet
+            )
+        )
+    if board is None:
+        board = ()
     omaha = game.startswith("omaha")
     if isinstance(players, (str, bytes)):
         raise ValueError("players must be a sequence of hands or ranges, e.g. ['AsAh', 'KdKc'], not one string")

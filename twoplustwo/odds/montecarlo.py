@@ -65,10 +65,10 @@ from twoplustwo.kernels.games import resolve
 from twoplustwo.odds.players import check_players
 from twoplustwo.odds.request import Request
 from twoplustwo.odds.results import PlayerEquity
-from twoplustwo.odds.sampler import MIN_ACCEPTANCE, OMAHA, Sampler, Seat, Tally
+from twoplustwo.odds.sampler import MIN_ACCEPTANCE, OMAHA, Plays, Sampler, Seat, Tally
 from twoplustwo.progress import progress
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.rules import HOLDEM, check_equity_game
+from twoplustwo.vocab.rules import HOLDEM, OWN_CARD_GAMES, check_equity_game
 
 __all__ = [
     "BATCH",
@@ -123,8 +123,11 @@ def _check_count(name: str, value: object, least: int) -> int | None:
 
 
 def _check_game(game: object) -> str:
-    """``game`` checked, as the plain name a str subclass of it may stand for."""
-    return check_equity_game(game)
+    """``game`` checked, as the plain name a str subclass of it may stand for: a game with a board."""
+    name = check_equity_game(game)
+    if name in OWN_CARD_GAMES:
+        raise ValueError(f"monte_carlo plays games with a board; {name} is played by equity(..., game={name!r})")
+    return name
 
 
 #: ``stderr``, ``samples`` and ``seed`` checked (:func:`check_stopping`).
@@ -236,7 +239,7 @@ def sample(request: Request, stopping: Stopping) -> list[PlayerEquity]:
 
 
 def sample_rounds(
-    sampler: Sampler, total: Tally, workers: int, cap: int, target: float | None, update: Callable[[int], object]
+    sampler: Plays, total: Tally, workers: int, cap: int, target: float | None, update: Callable[[int], object]
 ) -> None:
     """Play rounds of batches into ``total`` until the stopping rule holds.
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +32,7 @@ from twoplustwo.vocab.combos import COMBO_ROW, N_COMBOS
 from twoplustwo.vocab.draws import RANDOM
 from twoplustwo.vocab.rules import HOLDEM, OMAHA_GAMES
 
-__all__ = ["MIN_ACCEPTANCE", "OMAHA", "Sampler", "Seat", "Tally", "hand_rows"]
+__all__ = ["MIN_ACCEPTANCE", "OMAHA", "Counted", "Plays", "Sampler", "Seat", "Tally", "hand_rows"]
 
 #: The fewest compatible deals, as a share of the drawn ones, that rejection sampling accepts.
 MIN_ACCEPTANCE = 1e-3
@@ -77,10 +78,27 @@ class Seat:
         return np.minimum(idx, self.n - 1)
 
 
+class Counted(Protocol):
+    """What a :class:`Tally` asks of a player: how many combos, and whether it breaks down per combo."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def ranged(self) -> bool: ...
+
+
+class Plays(Protocol):
+    """What plays batches of games: the pot's units, and ``play(first, sizes)`` (as :meth:`Sampler.play`)."""
+
+    pot: int
+
+    def play(self, first: int, sizes: Sequence[int]) -> Tally: ...
+
+
 class Tally:
     """Sums over games: per player wins, ties, pot units and squared units; per combo games and units."""
 
-    def __init__(self, players: Sequence[Seat], pot: int) -> None:
+    def __init__(self, players: Sequence[Counted], pot: int) -> None:
         k = len(players)
         self.pot = pot
         self.games = 0

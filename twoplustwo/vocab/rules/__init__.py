@@ -1,7 +1,7 @@
 """The games there are, each one piece of rules: the registry of ``game=`` names.
 
 Every function that evaluates takes a keyword-only ``game=`` naming one of
-:data:`GAMES`; :func:`~twoplustwo.equity` also plays ``OMAHA_GAMES`` (Omaha is
+:data:`GAMES`; :func:`~twoplustwo.equity` plays them all (:data:`EQUITY_GAMES`), and ``OMAHA_GAMES`` (Omaha is
 hold'em's hands with two hole cards of four to six: no rules of its own).
 Each game's rules (deck, hand sizes, how a hand gets its value, its
 categories, value scale and words) are one :class:`~twoplustwo.vocab.rules.base.Rules`
@@ -49,6 +49,7 @@ __all__ = [
     "GAMES",
     "HOLDEM",
     "OMAHA_GAMES",
+    "OWN_CARD_GAMES",
     "RULES",
     "Rules",
     "check_equity_game",
@@ -82,10 +83,16 @@ GAMES: tuple[str, ...] = tuple(RULES)
 #: to six hole cards with three of the board, on the hold'em tables.
 OMAHA_GAMES: tuple[str, ...] = ("omaha", "omaha-hilo")
 
-#: The games :func:`~twoplustwo.equity` plays (the newer games evaluate but play no equity yet).
+#: The games without a board, each player dealt their own cards (stud and the draws).
+OWN_CARD_GAMES: tuple[str, ...] = tuple(
+    r.name for r in (STUD_RULES, STUD_HILO_RULES, RAZZ_RULES, LOWBALL_27_RULES, LOWBALL_A5_RULES, BADUGI_RULES)
+)
+
+#: The games :func:`~twoplustwo.equity` plays: every game, and Omaha.
 EQUITY_GAMES: tuple[str, ...] = (
     *(r.name for r in (HOLDEM_RULES, SHORT_DECK_RULES, SHORT_DECK_CLASSIC_RULES)),
     *OMAHA_GAMES,
+    *OWN_CARD_GAMES,
 )
 
 _show = reprlib.Repr()
