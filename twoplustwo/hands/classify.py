@@ -21,16 +21,16 @@ no tables are read.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.hands.rows import first_bad_row, read_rows
+from twoplustwo.hands.rows import deal_error, read_deals
 from twoplustwo.kernels import pool
 from twoplustwo.kernels.choice import chosen
 from twoplustwo.vocab.board_classes import MADE_HANDS, draw_names
-from twoplustwo.vocab.cards import Cards, parse_cards, parse_deal
+from twoplustwo.vocab.cards import Cards, parse_deal
 from twoplustwo.vocab.combos import COMBOS
 
 __all__ = ["BOARD_SIZES", "NO_CLASS", "BoardClass", "classify", "classify_batch", "classify_combos"]
@@ -88,7 +88,7 @@ def classify_batch(
     ``ValueError`` naming it by its 0-based index. Large batches are split
     over ``threads`` threads (default: one per CPU).
 
-    >>> from twoplustwo import MADE_HANDS, DRAWS
+    >>> from twoplustwo import MADE_HANDS, DRAWS, parse_cards
     >>> made, draws = classify_batch([parse_cards("Ah Kh"), parse_cards("Qd Qc")], parse_cards("Qh 7h 2c"))
     >>> [MADE_HANDS[m] for m in made], [[DRAWS[j] for j in range(len(DRAWS)) if d >> j & 1] for d in draws]
     (['ace high', 'set'], [['flush draw', 'nut flush draw', 'overcards'], []])
@@ -98,43 +98,18 @@ def classify_batch(
     ValueError: row 1: Qs is in both the hole cards and the board
     """
     workers = pool.resolve_threads(threads)
-    h = read_rows(holes, "holes", (2,), "= 2", one_row=True)
-    if h.ndim != 2:
-        raise ValueError(f"holes must be an (N, k) array with k = 2, got shape {h.shape}")
-    b = read_rows(boards, "boards", BOARD_SIZES, "= 3, 4 or 5", one_row=True)
-    if b.ndim == 1:
-        b = b[None, :]
-    elif len(b) != len(h):
-        raise ValueError(f"{len(h)} rows of holes but {len(b)} boards (pass one (k,) board to share it)")
-    shared = len(b) == 1 and len(h) != 1
-    if shared:
-        try:
-            parse_cards(b[0])
-        except ValueError as e:
-            raise ValueError(f"the board: {e}") from None
-    for a in (h, b):
-        if a.size and (a.min() < 0 or a.max() > 51):
-            raise _row_error(h, b, first_bad_row(np.hstack([h, np.broadcast_to(b, (len(h), b.shape[1]))])))
-    h8, b8 = np.ascontiguousarray(h, dtype=np.uint8), np.ascontiguousarray(b, dtype=np.uint8)
-    made, draws = np.empty(len(h), dtype=np.uint8), np.empty(len(h), dtype=np.uint8)
+    h8, b8, shared = read_deals(holes, boards, (2,), BOARD_SIZES, ("= 2", "= 3, 4 or 5"), _parse_deal)
+    made, draws = np.empty(len(h8), dtype=np.uint8), np.empty(len(h8), dtype=np.uint8)
     rows = chosen().classify_rows
 
     def part(lo: int, hi: int) -> int:
         bad = rows(h8[lo:hi], b8 if shared else b8[lo:hi], made[lo:hi], draws[lo:hi])
         return bad if bad < 0 else lo + bad
 
-    bad = pool.first_bad(workers if len(h) >= _PARALLEL_MIN else 1, len(h), part)
+    bad = pool.first_bad(workers if len(h8) >= _PARALLEL_MIN else 1, len(h8), part)
     if bad >= 0:
-        raise _row_error(h, b, bad)
+        raise deal_error(h8, b8, bad, _parse_deal)
     return made, draws
-
-
-def _row_error(h: npt.NDArray[np.integer[Any]], b: npt.NDArray[np.integer[Any]], row: int) -> ValueError:
-    try:
-        _parse_deal(h[row], b[row if len(b) > 1 else 0])
-    except ValueError as e:
-        return ValueError(f"row {row}: {e}")
-    raise AssertionError(f"row {row} was found bad but passes the single-deal checks")
 
 
 #: The code :func:`classify_combos` gives a combo that touches its board: no class.
@@ -149,8 +124,8 @@ def classify_combos(boards: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8
     touches its board has ``made`` :data:`NO_CLASS` and ``draws`` 0. What
     the board reports classify: all combos of many boards in one kernel call.
 
+    >>> from twoplustwo import combo_index, parse_cards
     >>> made, draws = classify_combos(np.array([parse_cards("Qh 7c 2d")], np.uint8))
-    >>> from twoplustwo import combo_index
     >>> MADE_HANDS[made[0, combo_index("Qs", "Qd")]], int(made[0, combo_index("Qh", "Qd")]) == NO_CLASS
     ('set', True)
     """

@@ -37,13 +37,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.hands.rows import first_bad_row, read_rows
+from twoplustwo.hands.rows import deal_error, read_deals
 from twoplustwo.kernels import pool
 from twoplustwo.kernels.choice import chosen
 from twoplustwo.kernels.games import walker_of
 from twoplustwo.tables.default import get_tables
 from twoplustwo.tables.load import Tables
-from twoplustwo.vocab.cards import Cards, parse_cards, parse_deal
+from twoplustwo.vocab.cards import Cards, parse_deal
 from twoplustwo.vocab.inputs import is_int
 from twoplustwo.vocab.lows import LOW_BITS, LOW_MASKS, LOW_VALUES, N_LOWS
 
@@ -145,43 +145,6 @@ def describe_low(value: int | np.integer[Any]) -> str:
 # ------------------------------------------------------------------ batches
 
 
-def _as_deals(
-    holes: npt.ArrayLike, boards: npt.ArrayLike
-) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.integer[Any]]]:
-    """``(N, h)`` holes and ``(N, k)`` boards, or ``(1, k)`` for one board shared by every row."""
-    h = read_rows(holes, "holes", HOLE_SIZES, "= 4, 5 or 6", one_row=True)
-    if h.ndim != 2:
-        raise ValueError(f"holes must be an (N, k) array with k = 4, 5 or 6, got shape {h.shape}")
-    b = read_rows(boards, "boards", OMAHA_BOARD_SIZES, "= 3, 4 or 5", one_row=True)
-    if b.ndim == 1:
-        b = b[None, :]
-    elif len(b) != len(h):
-        raise ValueError(f"{len(h)} rows of holes but {len(b)} boards (pass one (k,) board to share it)")
-    return h, b
-
-
-def _deals(
-    holes: npt.ArrayLike, boards: npt.ArrayLike
-) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.integer[Any]], bool]:
-    """:func:`_as_deals`, and whether one board serves every row; a shared board's cards are checked here."""
-    h, b = _as_deals(holes, boards)
-    shared = len(b) == 1 and len(h) != 1
-    if shared:
-        try:
-            parse_cards(b[0])
-        except ValueError as e:
-            raise ValueError(f"the board: {e}") from None
-    return h, b, shared
-
-
-def _row_error(h: npt.NDArray[np.integer[Any]], b: npt.NDArray[np.integer[Any]], row: int) -> ValueError:
-    try:
-        _parse_deal(h[row], b[row if len(b) > 1 else 0])
-    except ValueError as e:
-        return ValueError(f"row {row}: {e}")
-    raise AssertionError(f"row {row} was found bad but passes the single-deal checks")
-
-
 def evaluate_omaha_batch(
     holes: npt.ArrayLike, boards: npt.ArrayLike, *, tables: Tables | None = None, threads: int | None = None
 ) -> npt.NDArray[np.uint16]:
@@ -193,6 +156,7 @@ def evaluate_omaha_batch(
     0-based index. Large batches are split over ``threads`` threads
     (default: one per CPU) and worked through in steps of 4,096 rows.
 
+    >>> from twoplustwo import parse_cards
     >>> board = parse_cards("Qh Jh Th 9h 2s")
     >>> evaluate_omaha_batch([parse_cards("Ah Kh 2c 3d"), parse_cards("Ah Kc 2c 3d")], board).tolist()
     [7462, 5863]
@@ -214,20 +178,17 @@ def _run(
 ) -> npt.NDArray[Any]:
     """Check the deals, then fill one value a row with the kernel ``rows`` (the walker's) on threads."""
     workers = pool.resolve_threads(threads)
-    h, b, shared = _deals(holes, boards)
-    for a in (h, b):
-        if a.size and (a.min() < 0 or a.max() > 51):
-            raise _row_error(h, b, first_bad_row(np.hstack([h, np.broadcast_to(b, (len(h), b.shape[1]))])))
-    h8, b8 = np.ascontiguousarray(h, dtype=np.uint8), np.ascontiguousarray(b, dtype=np.uint8)
-    out = np.empty(len(h), dtype=dtype)
+    sizes_said = ("= 4, 5 or 6", "= 3, 4 or 5")
+    h8, b8, shared = read_deals(holes, boards, HOLE_SIZES, OMAHA_BOARD_SIZES, sizes_said, _parse_deal)
+    out = np.empty(len(h8), dtype=dtype)
 
     def part(lo: int, hi: int) -> int:
         bad = rows(h8[lo:hi], b8 if shared else b8[lo:hi], out[lo:hi])
         return bad if bad < 0 else lo + bad
 
-    bad = pool.first_bad(workers if len(h) >= _PARALLEL_MIN else 1, len(h), part)
+    bad = pool.first_bad(workers if len(h8) >= _PARALLEL_MIN else 1, len(h8), part)
     if bad >= 0:
-        raise _row_error(h, b, bad)
+        raise deal_error(h8, b8, bad, _parse_deal)
     return out
 
 
@@ -238,6 +199,7 @@ def evaluate_omaha_low_batch(
 
     Rows, checks and ``threads`` as :func:`evaluate_omaha_batch` takes them.
 
+    >>> from twoplustwo import parse_cards
     >>> holes = [parse_cards("As 2d Kc Kd"), parse_cards("Ah 4h 7c 7d")]
     >>> [describe_low(v) for v in evaluate_omaha_low_batch(holes, parse_cards("3h 5c 8d Qs Js"))]
     ['8-5-3-2-A', '8-5-4-3-A']

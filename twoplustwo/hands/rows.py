@@ -10,7 +10,10 @@ here, so that the same mistake gets the same answer everywhere:
   a card twice, and :func:`twice` says which rows hold a card twice;
 * :func:`bad_hand` says what is wrong with the first bad hand of a batch
   walked down a DAG: a card out of range, outside the game's deck, twice,
-  or one the prefix holds.
+  or one the prefix holds;
+* :func:`read_deals` reads the hole cards and boards of a batch of deals
+  (the Omaha batches, the board classes), and :func:`deal_error` names the
+  first bad one as the single-deal call would.
 
 >>> rows = read_rows([[51, 50, 49], [0, 1, 1]], "hands", (3,), "= 3")
 >>> first_bad_row(rows), twice(rows).tolist()
@@ -23,19 +26,22 @@ ValueError: hands must be an (N, k) array with k = 3, got shape (1, 2)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.vocab.cards import format_card, format_cards
+from twoplustwo.vocab.cards import format_card, format_cards, parse_cards
 from twoplustwo.vocab.inputs import int_array
 
 if TYPE_CHECKING:
     from twoplustwo.kernels.games import Game
 
-__all__ = ["as_hands", "bad_hand", "first_bad_row", "read_rows", "twice"]
+__all__ = ["as_hands", "bad_hand", "deal_error", "first_bad_row", "read_deals", "read_rows", "twice"]
+
+#: A single deal's reader and checks: ``(hole, board) -> (hole cards, board cards)``, or the ``ValueError`` saying why.
+DealParser = Callable[[Any, Any], tuple[list[int], list[int]]]
 
 
 def read_rows(
@@ -136,3 +142,54 @@ def bad_hand(
     if clash[row]:
         return ValueError(f"hand {base + row}: {h[row].tolist()} shares a card with the prefix {format_cards(held)}")
     return ValueError(f"hand {base + row}: duplicate card in {h[row].tolist()}")
+
+
+def read_deals(
+    holes: npt.ArrayLike,
+    boards: npt.ArrayLike,
+    hole_sizes: Sequence[int],
+    board_sizes: Sequence[int],
+    sizes_said: tuple[str, str],
+    parse_deal: DealParser,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], bool]:
+    """A batch of deals: ``(N, h)`` holes and ``(N, k)`` boards, or one ``(k,)`` board that every row shares.
+
+    Returns both as contiguous uint8 rows (one board row where it is
+    shared) and whether the board is shared. Checked here: the shapes
+    (``sizes_said`` says the widths of each, as :func:`read_rows` takes
+    them), a shared board's cards, and every card in 0..51 (the first row
+    out of range is named by :func:`deal_error`). A card twice in a row is
+    the kernel's to find; :func:`deal_error` names that row too.
+
+    >>> read_deals([[51, 50]], [0, 1, 2], (2,), (3,), ("= 2", "= 3"), lambda h, b: (h, b))[2]
+    False
+    """
+    h = read_rows(holes, "holes", hole_sizes, sizes_said[0], one_row=True)
+    if h.ndim != 2:
+        raise ValueError(f"holes must be an (N, k) array with k {sizes_said[0]}, got shape {h.shape}")
+    b = read_rows(boards, "boards", board_sizes, sizes_said[1], one_row=True)
+    if b.ndim == 1:
+        b = b[None, :]
+    elif len(b) != len(h):
+        raise ValueError(f"{len(h)} rows of holes but {len(b)} boards (pass one (k,) board to share it)")
+    shared = len(b) == 1 and len(h) != 1
+    if shared:
+        try:
+            parse_cards(b[0])
+        except ValueError as e:
+            raise ValueError(f"the board: {e}") from None
+    for a in (h, b):
+        if a.size and (a.min() < 0 or a.max() > 51):
+            raise deal_error(h, b, first_bad_row(np.hstack([h, np.broadcast_to(b, (len(h), b.shape[1]))])), parse_deal)
+    return np.ascontiguousarray(h, dtype=np.uint8), np.ascontiguousarray(b, dtype=np.uint8), shared
+
+
+def deal_error(
+    holes: npt.NDArray[np.integer[Any]], boards: npt.NDArray[np.integer[Any]], row: int, parse_deal: DealParser
+) -> ValueError:
+    """The error of the bad deal at ``row`` (its board the shared one where ``boards`` is one row): ``parse_deal``'s."""
+    try:
+        parse_deal(holes[row], boards[row if len(boards) > 1 else 0])
+    except ValueError as e:
+        return ValueError(f"row {row}: {e}")
+    raise AssertionError(f"row {row} was found bad but passes the single-deal checks")
