@@ -65,7 +65,7 @@ from twoplustwo.kernels.games import resolve
 from twoplustwo.odds.players import check_players
 from twoplustwo.odds.request import Request
 from twoplustwo.odds.results import PlayerEquity
-from twoplustwo.odds.sampler import MIN_ACCEPTANCE, OMAHA, Plays, Sampler, Seat, Tally
+from twoplustwo.odds.sampler import MIN_ACCEPTANCE, OMAHA, Counted, Plays, Sampler, Seat, Tally
 from twoplustwo.progress import progress
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.rules import HOLDEM, OWN_CARD_GAMES, check_equity_game
@@ -79,6 +79,7 @@ __all__ = [
     "Stopping",
     "check_stopping",
     "monte_carlo",
+    "play",
     "sample",
 ]
 
@@ -223,19 +224,33 @@ def sample(request: Request, stopping: Stopping) -> list[PlayerEquity]:
     What :func:`monte_carlo` returns, for players and stopping rules already
     checked (:func:`twoplustwo.equity` checks them once and comes here).
     """
-    target, cap, first = stopping
-    root = np.random.SeedSequence(first)
+    root = np.random.SeedSequence(stopping[2])
+    people = [Seat(p) for p in request.players]
+    sampler = Sampler(people, request.board, request.dead, root, request.game, request.variant)
+    total = play(sampler, people, sampler.pot, stopping, request.workers, request.quiet)
+    return _results(total, people, request.labels)
+
+
+def play(
+    sampler: Plays, seats: Sequence[Counted], pot: int, stopping: Stopping, workers: int, quiet: bool
+) -> Tally:
+    """The games ``sampler`` plays for ``seats`` until ``stopping`` holds, summed into one :class:`Tally`.
+
+    ``stopping`` is checked (:func:`check_stopping`): a stderr target, a cap
+    of games, both, or neither (the target :data:`DEFAULT_STDERR`, the cap
+    :data:`MAX_SAMPLES`); its seed is the sampler's already. Every route of
+    Monte Carlo equity plays through here, with a progress bar of games on a
+    terminal unless ``quiet``.
+    """
+    target, cap, _ = stopping
     if target is None and cap is None:
         target = DEFAULT_STDERR
     if cap is None:
         cap = MAX_SAMPLES
-    people = [Seat(p) for p in request.players]
-    sampler = Sampler(people, request.board, request.dead, root, request.game, request.variant)
-
-    total = Tally(people, sampler.pot)
-    with progress(cap if target is None else None, "games", quiet=request.quiet) as update:
-        sample_rounds(sampler, total, request.workers, cap, target, update)
-    return _results(total, people, request.labels)
+    total = Tally(seats, pot)
+    with progress(cap if target is None else None, "games", quiet=quiet) as update:
+        sample_rounds(sampler, total, workers, cap, target, update)
+    return total
 
 
 def sample_rounds(

@@ -51,21 +51,20 @@ from twoplustwo.kernels.games import resolve
 from twoplustwo.kernels.pots import HILO_UNIT, POT_UNITS, hilo_shares, outcomes, shares
 from twoplustwo.odds import montecarlo
 from twoplustwo.odds.disjoint import entries, heads_up
-from twoplustwo.odds.montecarlo import DEFAULT_STDERR, MAX_SAMPLES, Stopping
+from twoplustwo.odds.montecarlo import Stopping
 from twoplustwo.odds.players import check_count
 from twoplustwo.odds.results import PlayerEquity
-from twoplustwo.odds.sampler import Tally
-from twoplustwo.progress import progress
+from twoplustwo.odds.sampler import Tally, batch_seed
 from twoplustwo.tables.load import Tables
 from twoplustwo.vocab.cards import Cards, check_disjoint, format_cards, parse_cards
 from twoplustwo.vocab.draws import draw_index
 from twoplustwo.vocab.ranges import Range
-from twoplustwo.vocab.rules import OWN_CARD_GAMES
+from twoplustwo.vocab.rules import OWN_CARD_GAMES, rules_of
 
 __all__ = ["AUTO_WORK", "BLOCK", "COUNT_ENTRIES", "FINAL_CARDS", "MAX_COMPLETIONS", "OWN_CARD_GAMES", "equity_of"]
 
-#: The cards each player of a game holds at the showdown.
-FINAL_CARDS = {"stud": 7, "stud-hilo": 7, "razz": 7, "lowball-27": 5, "lowball-a5": 5, "badugi": 4}
+#: The cards each player of a game holds at the showdown: the most its rules value.
+FINAL_CARDS = {game: max(rules_of(game).sizes) for game in OWN_CARD_GAMES}
 #: ``method="auto"`` enumerates when the product of the players' completion
 #: counts is at most this (heads-up stud from fifth street: 861**2 = 741,321).
 AUTO_WORK = 2e7
@@ -107,7 +106,7 @@ class _Deal:
             raise ValueError(f"only {len(self.rest)} cards left to deal, the players need {sum(self.missing)} more")
         self.game = game
         self.labels = [format_cards(h) if h else "random" for h in self.known]
-        self.hilo = game == "stud-hilo"
+        self.hilo = rules_of(game).split_low
         self.pot = HILO_UNIT if self.hilo else POT_UNITS
 
     def completions(self) -> list[int]:
@@ -255,8 +254,7 @@ class _Sampler:
 
     def batch(self, index: int, n: int) -> Tally:
         """Play ``n`` games with batch ``index``'s generator."""
-        seq = np.random.SeedSequence(self.root.entropy, spawn_key=(*self.root.spawn_key, index))
-        rng = np.random.default_rng(seq)
+        rng = np.random.default_rng(batch_seed(self.root, index))
         deal = self.deal
         need = sum(deal.missing)
         # Each game's cards to come: the first ``need`` of a uniform shuffle of the rest.
@@ -286,15 +284,8 @@ class _Seat:
 
 
 def _sample(deal: _Deal, stopping: Stopping, workers: int, quiet: bool) -> list[PlayerEquity]:
-    target, cap, seed = stopping
-    if target is None and cap is None:
-        target = DEFAULT_STDERR
-    if cap is None:
-        cap = MAX_SAMPLES
-    sampler = _Sampler(deal, np.random.SeedSequence(seed))
-    total = Tally(sampler.seats, sampler.pot)
-    with progress(cap if target is None else None, "games", quiet=quiet) as update:
-        montecarlo.sample_rounds(sampler, total, pool.resolve_threads(workers), cap, target, update)
+    sampler = _Sampler(deal, np.random.SeedSequence(stopping[2]))
+    total = montecarlo.play(sampler, sampler.seats, sampler.pot, stopping, pool.resolve_threads(workers), quiet)
     n = total.games
     return [
         PlayerEquity(label, n, int(total.wins[p]), int(total.ties[p]), total.units[p] / (total.pot * n), err)

@@ -32,7 +32,7 @@ from twoplustwo.vocab.combos import COMBO_ROW, N_COMBOS
 from twoplustwo.vocab.draws import RANDOM
 from twoplustwo.vocab.rules import HOLDEM, OMAHA_GAMES
 
-__all__ = ["MIN_ACCEPTANCE", "OMAHA", "Counted", "Plays", "Sampler", "Seat", "Tally", "hand_rows"]
+__all__ = ["MIN_ACCEPTANCE", "OMAHA", "Counted", "Plays", "Sampler", "Seat", "Tally", "batch_seed", "hand_rows"]
 
 #: The fewest compatible deals, as a share of the drawn ones, that rejection sampling accepts.
 MIN_ACCEPTANCE = 1e-3
@@ -93,6 +93,12 @@ class Plays(Protocol):
     pot: int
 
     def play(self, first: int, sizes: Sequence[int]) -> Tally: ...
+
+
+def batch_seed(root: np.random.SeedSequence, index: int) -> np.random.SeedSequence:
+    """The seed of batch ``index`` of the games ``root`` seeds: from ``root`` and ``index`` alone, so a batch plays
+    the same games whichever thread plays it, and after whichever batches came before."""
+    return np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, index))
 
 
 class Tally:
@@ -329,8 +335,7 @@ class Sampler:
         return total
 
     def _seq(self, index: int) -> np.random.SeedSequence:
-        seq = self.batches
-        return np.random.SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, index))
+        return batch_seed(self.batches, index)
 
     def batch(self, index: int, n: int) -> Tally:
         """Play ``n`` games with batch ``index``'s generator."""
