@@ -68,6 +68,18 @@ for _shared in (SUIT_PERMS, CARDS, PERM_CARDS):
     _shared.setflags(write=False)  # every caller shares these: none may change them
 del _shared
 
+# A set of cards as its four suits' 13-bit rank masks (suit s at bits 13s..13s+12): renaming the suits permutes
+# the masks, so the masks sorted name the set's class.
+_SUIT_RANK_BIT = np.left_shift(np.uint64(1), (13 * (CARDS.astype(np.uint64) & np.uint64(3)) + (CARDS >> 2)))
+_SUIT_SHIFTS = np.array([0, 13, 26, 39], dtype=np.uint64)
+
+
+def _class_keys(masks: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """Each mask's four suit masks, sorted, as one key: equal keys, and only they, for sets equal up to suits."""
+    suits = np.sort((masks[:, None] >> _SUIT_SHIFTS) & np.uint64(0x1FFF), axis=1)
+    keys: npt.NDArray[np.uint64] = (suits << _SUIT_SHIFTS).sum(axis=1)
+    return keys
+
 
 @functools.lru_cache(maxsize=1)
 def canonical_boards() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
@@ -81,23 +93,18 @@ def canonical_boards() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     >>> len(boards), int(weights.sum()), int(weights.max())
     (134459, 2598960, 24)
     """
-    # A board is its four suits' 13-bit rank masks; renaming the suits
-    # permutes the masks, so the masks sorted name the board's class.
-    bit = np.left_shift(np.uint64(1), (13 * (CARDS.astype(np.uint64) & np.uint64(3)) + (CARDS >> 2)))
+    bit = _SUIT_RANK_BIT
     keys: list[npt.NDArray[np.uint64]] = []
     counts: list[npt.NDArray[np.int64]] = []
-    shifts = np.array([0, 13, 26, 39], dtype=np.uint64)
     for first in range(48):
         rest = draw_index(51 - first, 4) + np.uint8(first + 1)
         mask = bit[first] | np.bitwise_or.reduce(bit[rest], axis=1)
-        suits = (mask[:, None] >> shifts) & np.uint64(0x1FFF)
-        suits.sort(axis=1)
-        key, count = np.unique((suits << shifts).sum(axis=1), return_counts=True)
+        key, count = np.unique(_class_keys(mask), return_counts=True)
         keys.append(key)
         counts.append(count.astype(np.int64))
     key, where = np.unique(np.concatenate(keys), return_inverse=True)
     weights = np.bincount(where, weights=np.concatenate(counts)).astype(np.int64)
-    held = ((key[:, None] >> (13 * (CARDS.astype(np.uint64) & np.uint64(3)) + (CARDS >> 2))) & np.uint64(1)) != 0
+    held = (key[:, None] & bit) != 0
     boards = np.nonzero(held)[1].astype(np.uint8).reshape(-1, 5)
     if len(boards) != N_CANONICAL_BOARDS or int(weights.sum()) != comb(52, 5):
         raise AssertionError("the canonical boards do not cover every board once")
@@ -119,12 +126,8 @@ def canonical_flops() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     (1755, 22100, [0, 1, 2], 4)
     """
     every = draw_index(52, 3)
-    bit = np.left_shift(np.uint64(1), (13 * (CARDS.astype(np.uint64) & np.uint64(3)) + (CARDS >> 2)))
-    mask = np.bitwise_or.reduce(bit[every], axis=1)
-    shifts = np.array([0, 13, 26, 39], dtype=np.uint64)
-    # As for boards: the four suits' rank masks, sorted, name the class.
-    suits = np.sort((mask[:, None] >> shifts) & np.uint64(0x1FFF), axis=1)
-    _, first, weights = np.unique((suits << shifts).sum(axis=1), return_index=True, return_counts=True)
+    mask = np.bitwise_or.reduce(_SUIT_RANK_BIT[every], axis=1)
+    _, first, weights = np.unique(_class_keys(mask), return_index=True, return_counts=True)
     order = np.argsort(first)
     flops = np.ascontiguousarray(every[first[order]])
     counts = weights[order].astype(np.int64)
