@@ -39,7 +39,10 @@ from twoplustwo.vocab.cards import check_disjoint, format_cards, parse_cards
 from twoplustwo.vocab.combos import COMBOS
 from twoplustwo.vocab.ranges import Range, parse_range
 
-__all__ = ["BoardReport", "board_report", "class_table", "range_weights"]
+__all__ = ["BoardReport", "board_report", "class_sums", "class_table", "range_weights"]
+
+_F64 = npt.NDArray[np.float64]
+_N_CLASSES = N_MADE_HANDS + len(DRAWS)
 
 
 def range_weights(hero: str | Range, what: str = "range") -> tuple[str, npt.NDArray[np.float64]]:
@@ -53,6 +56,23 @@ def range_weights(hero: str | Range, what: str = "range") -> tuple[str, npt.NDAr
     if not len(r):
         raise ValueError(f"{what}: the range is empty")
     return str(r), r.dense
+
+
+def class_sums(made: npt.NDArray[np.uint8], draws: npt.NDArray[np.uint8], weights: _F64) -> _F64:
+    """``(n, 17 + 7 + 1)``: the weight in each made class, in each draw and in all, of each row of combos.
+
+    ``made`` and ``draws`` are :func:`~twoplustwo.hands.classify.classify_combos`' codes and bits of ``(n, m)``
+    combos, ``weights`` theirs; a combo of code ``NO_CLASS`` weighs nothing.
+    """
+    n = len(made)
+    w = np.where(made == NO_CLASS, 0.0, weights)
+    code = np.where(made == NO_CLASS, 0, made).astype(np.intp)
+    flat = (np.arange(n)[:, None] * (_N_CLASSES + 1) + code).ravel()
+    out: _F64 = np.bincount(flat, weights=w.ravel(), minlength=n * (_N_CLASSES + 1)).reshape(n, -1).astype(np.float64)
+    bits = (draws[..., None] >> np.arange(len(DRAWS), dtype=np.uint8)) & 1
+    out[:, N_MADE_HANDS:_N_CLASSES] = np.einsum("ij,ijk->ik", w, bits.astype(np.float64))
+    out[:, -1] = w.sum(axis=1)
+    return out
 
 
 @dataclass(frozen=True)
@@ -169,10 +189,8 @@ def board_report(
     if total == 0:
         raise ValueError(f"range: no combo of {name} is left beside the board and the dead cards")
     made[~live], draws[~live] = NO_CLASS, 0
-    code = np.where(live, made, N_MADE_HANDS)
-    made_w = np.bincount(code, weights=weights, minlength=N_MADE_HANDS + 1)[:N_MADE_HANDS]
-    bits = (draws[:, None] >> np.arange(len(DRAWS))) & 1
-    draw_w = weights @ bits
+    sums = class_sums(made[None], draws[None], weights[None])[0]
+    made_w, draw_w = sums[:N_MADE_HANDS], sums[N_MADE_HANDS:_N_CLASSES]
     report = BoardReport(
         range=name,
         board=tuple(known),
@@ -189,16 +207,12 @@ def board_report(
     eq = equity_vs_range(known, villain, dead=out, tables=tables)
     faced = ~np.isnan(eq)
     w = np.where(faced, weights, 0.0)
-    e = np.where(faced, eq, 0.0) * w
+    faced_sums = class_sums(made[None], draws[None], w[None])[0]
     with np.errstate(invalid="ignore", divide="ignore"):
-        made_eq = np.bincount(code, weights=e, minlength=N_MADE_HANDS + 1) / np.bincount(
-            code, weights=w, minlength=N_MADE_HANDS + 1
-        )
-        draw_eq = (e @ bits) / (w @ bits)
-        overall = float(e.sum() / w.sum())
+        ratio = class_sums(made[None], draws[None], (np.where(faced, eq, 0.0) * w)[None])[0] / faced_sums
     return replace(
         report,
-        made_equity=dict(zip(MADE_HANDS, made_eq[:N_MADE_HANDS].tolist(), strict=True)),
-        draw_equity=dict(zip(DRAWS, draw_eq.tolist(), strict=True)),
-        equity=overall,
+        made_equity=dict(zip(MADE_HANDS, ratio[:N_MADE_HANDS].tolist(), strict=True)),
+        draw_equity=dict(zip(DRAWS, ratio[N_MADE_HANDS:_N_CLASSES].tolist(), strict=True)),
+        equity=float(ratio[-1]),
     )

@@ -39,9 +39,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import numpy.typing as npt
 
-from twoplustwo.hands.classify import NO_CLASS, classify_combos
+from twoplustwo.hands.classify import classify_combos
 from twoplustwo.kernels import pool
-from twoplustwo.odds.board_report import class_table, range_weights
+from twoplustwo.odds.board_report import class_sums, class_table, range_weights
 from twoplustwo.odds.range_equity import equity_vs_range
 from twoplustwo.progress import progress
 from twoplustwo.tables.load import Tables
@@ -176,7 +176,7 @@ def flop_report(
     # the flop's own report for the range averaged over the renamings.
     even = dense[combo_renamings((), ())].mean(axis=0)
     made_codes, draw_bits = classify_combos(flops)
-    counts = _class_sums(made_codes, draw_bits, np.broadcast_to(even, made_codes.shape))
+    counts = class_sums(made_codes, draw_bits, np.broadcast_to(even, made_codes.shape))
     combos = counts[:, -1]
     made, draws = counts[:, :N_MADE_HANDS], counts[:, N_MADE_HANDS:-1]
     every = weights @ counts
@@ -211,19 +211,6 @@ def flop_report(
     )
 
 
-def _class_sums(made: npt.NDArray[np.uint8], draws: npt.NDArray[np.uint8], weights: F64) -> F64:
-    """``(n, 17 + 7 + 1)``: the weight in each made class, in each draw and in all, of each row of combos."""
-    n = len(made)
-    w = np.where(made == NO_CLASS, 0.0, weights)
-    code = np.where(made == NO_CLASS, 0, made).astype(np.intp)
-    flat = (np.arange(n)[:, None] * (_N_CLASSES + 1) + code).ravel()
-    out: F64 = np.bincount(flat, weights=w.ravel(), minlength=n * (_N_CLASSES + 1)).reshape(n, -1).astype(np.float64)
-    bits = (draws[..., None] >> np.arange(len(DRAWS), dtype=np.uint8)) & 1
-    out[:, N_MADE_HANDS:_N_CLASSES] = np.einsum("ij,ijk->ik", w, bits.astype(np.float64))
-    out[:, -1] = w.sum(axis=1)
-    return out
-
-
 def _equity_over_flops(
     flops: npt.NDArray[np.uint8],
     hero: F64,
@@ -253,8 +240,8 @@ def _equity_over_flops(
             faced = ~np.isnan(eq)
             w = np.where(faced, hero, 0.0)
             rows = (made[k : k + 1], draws[k : k + 1])
-            out[i, 0] += _class_sums(*rows, (w * np.where(faced, eq, 0.0))[None, :])[0]
-            out[i, 1] += _class_sums(*rows, w[None, :])[0]
+            out[i, 0] += class_sums(*rows, (w * np.where(faced, eq, 0.0))[None, :])[0]
+            out[i, 1] += class_sums(*rows, w[None, :])[0]
         out[i] /= len(members)
 
     tasks: list[Callable[[], None]] = [functools.partial(one, i) for i in range(len(flops))]
